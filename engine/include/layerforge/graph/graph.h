@@ -1,0 +1,44 @@
+#pragma once
+// The model graph as the user drew it: nodes with Keras type names and parameters,
+// edges between "node:port" pairs. Pure data; validation lives in analysis.h.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layerforge/core/params.h"
+
+namespace lf {
+
+struct PortRef {
+    std::string node;
+    int port = 0;
+    bool operator==(const PortRef&) const = default;
+    std::string str() const { return node + ":" + std::to_string(port); }
+};
+
+struct Edge {
+    PortRef from;  // producer output port
+    PortRef to;    // consumer input port
+    bool operator==(const Edge&) const = default;
+};
+
+struct Node {
+    std::string id;    // stable, unique within the graph
+    std::string type;  // registry name: "Dense", "Conv2D", ...
+    std::string name;  // user-facing name, also used for weight names
+    Params params;
+    double x = 0, y = 0;  // canvas position
+    bool operator==(const Node&) const = default;
+};
+
+struct Graph {
+    std::vector<Node> nodes;
+    std::vector<Edge> edges;
+
+    const Node* find(const std::string& id) const;
+    Node* find(const std::string& id);
+    std::vector<Edge> inputs_of(const std::string& id) const;  // sorted by input port
+    bool operator==(const Graph&) const = default;
+};
+
+}  // namespace lf

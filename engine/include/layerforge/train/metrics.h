@@ -1,0 +1,25 @@
+#pragma once
+// Streaming metrics (Keras update_state / result / reset_state). No allocation in update().
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lf {
+
+class Metric {
+public:
+    virtual ~Metric() = default;
+    virtual std::string name() const = 0;
+    virtual void reset() = 0;
+    // output: n x c model outputs (probabilities or logits: only the ranking matters,
+    // except c == 1 where output > 0.5 means class 1); labels: n class ids.
+    virtual void update(const float* output, const std::int32_t* labels, std::int64_t n, std::int64_t c) = 0;
+    virtual double result() const = 0;
+};
+
+// Names: "accuracy", "sparse_categorical_accuracy", "top_k_accuracy" (k = 5), "top3_accuracy" (any k).
+std::unique_ptr<Metric> make_metric(const std::string& name);
+std::vector<std::string> metric_names();
+
+}  // namespace lf
