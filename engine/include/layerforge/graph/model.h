@@ -1,0 +1,50 @@
+#pragma once
+// A validated graph with its weights: one contiguous buffer for all parameters and one for
+// their gradients, so optimizers update everything in a single fused loop.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "layerforge/graph/analysis.h"
+
+namespace lf {
+
+struct WeightRef {
+    std::string node;  // node id
+    std::string name;  // "<layer name>/kernel", as Keras names variables
+    Shape shape;
+    std::size_t offset = 0, size = 0;
+    bool trainable = true;
+};
+
+class Model {
+public:
+    // Analyzes the graph; throws lf::Error (Input) listing every error when it is not valid.
+    explicit Model(Graph g);
+
+    const Graph& graph() const { return graph_; }
+    const Analysis& analysis() const { return analysis_; }
+    const NodeInfo& info(const std::string& node) const { return analysis_.nodes.at(node); }
+
+    std::vector<float>& weights() { return weights_; }
+    const std::vector<float>& weights() const { return weights_; }
+    std::vector<float>& grads() { return grads_; }
+    const std::vector<WeightRef>& weight_refs() const { return refs_; }
+    const WeightRef* find_weight(const std::string& name) const;
+    std::vector<const WeightRef*> weights_of(const std::string& node) const;
+
+    // Keras initialisers (glorot_uniform kernels, zero biases) from a seed.
+    void init_weights(std::uint64_t seed);
+
+    // The single Input and the single output node; throw lf::Error (Input) otherwise.
+    const std::string& input_node() const;
+    const std::string& output_node() const;
+
+private:
+    Graph graph_;
+    Analysis analysis_;
+    std::vector<float> weights_, grads_;
+    std::vector<WeightRef> refs_;
+};
+
+}  // namespace lf

@@ -1,0 +1,184 @@
+// The CPU execution plan. Buffers: every non-view node owns an output buffer; a view (Flatten,
+// Reshape) aliases its input. Gradients: a node's consumers write d(loss)/d(output) straight
+// into its gradient buffer when it has one consumer; with several, each consumer gets its own
+// slot and the slots are summed before the node's backward.
+#include <algorithm>
+#include <map>
+
+#include "backend/cpu/op.h"
+#include "layerforge/core/error.h"
+#include "layerforge/graph/plan.h"
+#include "layerforge/train/loss.h"
+
+namespace lf {
+
+namespace {
+
+struct Step {
+    std::string node;
+    std::unique_ptr<CpuOp> op;               // null for Input and views
+    float* grad = nullptr;                    // d(loss)/d(output), summed
+    std::vector<const float*> grad_slots;     // fan-out > 1: one slot per consumer
+    std::size_t count = 0;                    // batch x output elements
+};
+
+}  // namespace
+
+struct Plan::Impl {
+    Model& model;
+    PlanOptions opt;
+    CpuContext ctx;
+    std::vector<std::vector<float>> buffers;  // owned once, never resized after construction
+    std::vector<Step> steps;                  // topological order
+    std::vector<float*> inputs, input_grads;
+    const float* output = nullptr;
+    float* output_grad = nullptr;
+    std::int64_t output_width = 0;
+    CpuOp* output_op = nullptr;
+
+    float* new_buffer(std::size_t n) {
+        buffers.emplace_back(n, 0.f);
+        return buffers.back().data();
+    }
+
+    Impl(Model& m, const PlanOptions& o) : model(m), opt(o) {
+        const Analysis& a = model.analysis();
+        const Graph& g = model.graph();
+        bool training = opt.mode == PlanMode::Train;
+        std::map<std::string, float*> out_of, grad_of;
+        std::map<std::string, bool> needs_grad;
+        std::map<std::string, int> fanout;
+        std::map<std::string, std::size_t> step_of;
+        for (const Edge& e : g.edges) ++fanout[e.from.node];
+        buffers.reserve(4 * a.order.size() + 4);
+
+        for (const std::string& id : a.order) {
+            const NodeInfo& info = a.nodes.at(id);
+            Step st;
+            st.node = id;
+            st.count = std::size_t(opt.batch * info.layer.output.elements());
+            std::vector<Edge> in_edges = g.inputs_of(id);
+            bool is_input = info.spec->type == "Input";
+            bool ng = training && (!info.layer.weights.empty() || (is_input && opt.input_grads));
+            for (const Edge& e : in_edges) ng = ng || needs_grad[e.from.node];
+            needs_grad[id] = ng;
+
+            OpSetup setup{.ctx = ctx, .node = info, .batch = opt.batch, .training = training,
+                          .seed = opt.seed + step_of.size() * 7919};
+            for (const Edge& e : in_edges) {
+                setup.in.push_back(out_of.at(e.from.node));
+                float* slot = nullptr;
+                if (needs_grad[e.from.node]) {
+                    Step& producer = steps[step_of.at(e.from.node)];
+                    slot = fanout[e.from.node] == 1 ? grad_of.at(e.from.node) : new_buffer(producer.count);
+                    if (fanout[e.from.node] > 1) producer.grad_slots.push_back(slot);
+                }
+                setup.in_grad.push_back(slot);
+            }
+            if (info.spec->view) {
+                out_of[id] = const_cast<float*>(setup.in[0]);
+                grad_of[id] = setup.in_grad[0];
+            } else {
+                out_of[id] = is_input ? nullptr : new_buffer(st.count);
+                if (is_input) {
+                    out_of[id] = new_buffer(st.count);
+                    inputs.push_back(out_of[id]);
+                }
+                grad_of[id] = ng ? new_buffer(st.count) : nullptr;
+                if (is_input) input_grads.push_back(grad_of[id]);
+            }
+            st.grad = grad_of[id];
+            if (info.spec->make_cpu) {
+                setup.out = out_of[id];
+                setup.out_grad = st.grad;
+                for (const WeightRef* w : model.weights_of(id)) {
+                    setup.w.push_back(model.weights().data() + w->offset);
+                    setup.w_grad.push_back(model.grads().data() + w->offset);
+                }
+                try {
+                    st.op = info.spec->make_cpu(setup);
+                } catch (const dnnl::error& e) {
+                    throw runtime_error("node '" + id + "': oneDNN could not build a kernel: " + e.what());
+                }
+            }
+            step_of[id] = steps.size();
+            steps.push_back(std::move(st));
+        }
+        const std::string& out_id = a.outputs.size() == 1 ? a.outputs[0] : a.order.back();
+        Step& last = steps[step_of.at(out_id)];
+        output = out_of.at(out_id);
+        output_width = a.nodes.at(out_id).layer.output.elements();
+        output_op = last.op.get();
+        if (training && !last.grad) last.grad = grad_of[out_id] = new_buffer(last.count);
+        output_grad = last.grad;
+    }
+
+    void sum_slots(Step& st) {
+        const std::size_t n = st.count;
+        float* dst = st.grad;
+        std::copy(st.grad_slots[0], st.grad_slots[0] + n, dst);
+        for (std::size_t s = 1; s < st.grad_slots.size(); ++s) {
+            const float* src = st.grad_slots[s];
+            for (std::size_t i = 0; i < n; ++i) dst[i] += src[i];
+        }
+    }
+
+    LossBatch batch_for(const std::int32_t* labels) const {
+        LossBatch b{output, nullptr, labels, opt.batch, output_width};
+        if (output_op)
+            if (auto tail = output_op->softmax_tail()) b.logits = tail->logits;
+        return b;
+    }
+};
+
+Plan::Plan(Model& model, const PlanOptions& options) : impl_(std::make_unique<Impl>(model, options)) {}
+Plan::~Plan() = default;
+
+std::int64_t Plan::batch() const { return impl_->opt.batch; }
+std::size_t Plan::input_count() const { return impl_->inputs.size(); }
+float* Plan::input(std::size_t i) { return impl_->inputs.at(i); }
+const float* Plan::output() const { return impl_->output; }
+std::int64_t Plan::output_width() const { return impl_->output_width; }
+float* Plan::output_grad() { return impl_->output_grad; }
+const float* Plan::input_grad(std::size_t i) const { return impl_->input_grads.at(i); }
+
+void Plan::forward() {
+    for (Step& st : impl_->steps)
+        if (st.op) st.op->forward();
+}
+
+void Plan::backward() {
+    if (impl_->opt.mode != PlanMode::Train) throw runtime_error("backward() on an inference plan");
+    for (auto it = impl_->steps.rbegin(); it != impl_->steps.rend(); ++it) {
+        if (!it->grad) continue;
+        if (!it->grad_slots.empty()) impl_->sum_slots(*it);
+        if (it->op) it->op->backward();
+    }
+}
+
+double Plan::loss(const std::int32_t* labels, const Loss& loss) const {
+    return loss.compute(impl_->batch_for(labels), nullptr);
+}
+
+double Plan::train_step(const std::int32_t* labels, const Loss& loss) {
+    forward();
+    LossBatch b = impl_->batch_for(labels);
+    bool fused = b.logits && loss.fuses_softmax(b);
+    float* grad = impl_->output_grad;
+    if (impl_->output_op) {
+        impl_->output_op->fuse_softmax_into_loss(fused);
+        if (fused) grad = impl_->output_op->softmax_tail()->logits_grad;
+    }
+    double value = loss.compute(b, grad);
+    backward();
+    return value;
+}
+
+std::vector<std::pair<std::string, std::string>> Plan::kernels() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Step& st : impl_->steps)
+        if (st.op) out.emplace_back(st.node, st.op->impl_info());
+    return out;
+}
+
+}  // namespace lf

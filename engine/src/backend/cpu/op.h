@@ -1,0 +1,62 @@
+#pragma once
+// The CPU backend's compiled operation: one per graph node, created once per plan with fixed
+// buffer pointers, so forward() and backward() only execute prebuilt oneDNN primitives or loops.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "layerforge/graph/analysis.h"
+
+namespace lf {
+
+struct CpuContext {
+    dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+    dnnl::stream strm{eng};
+};
+
+struct OpSetup {
+    CpuContext& ctx;
+    const NodeInfo& node;
+    std::int64_t batch = 0;
+    bool training = false;
+    std::uint64_t seed = 0;
+    std::vector<const float*> in;   // one per input port
+    std::vector<float*> in_grad;    // null where the producer needs no gradient
+    float* out = nullptr;
+    float* out_grad = nullptr;      // null in inference plans
+    std::vector<float*> w, w_grad;  // in LayerInfo::weights order
+};
+
+// A layer whose output is softmax(logits) over the last axis. A cross-entropy loss then writes
+// d(loss)/d(logits) straight into logits_grad, which is stable and skips the softmax backward.
+struct SoftmaxTail {
+    const float* logits;
+    float* logits_grad;
+};
+
+class CpuOp {
+public:
+    virtual ~CpuOp() = default;
+    virtual void forward() = 0;
+    virtual void backward() = 0;
+    virtual std::string impl_info() const { return "loop"; }
+    virtual std::optional<SoftmaxTail> softmax_tail() { return std::nullopt; }
+    virtual void fuse_softmax_into_loss(bool on) { (void)on; }
+};
+
+// Helpers shared by the ops.
+inline dnnl::memory::desc plain_md(const dnnl::memory::dims& dims) {
+    using tag = dnnl::memory::format_tag;
+    static const tag tags[] = {tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde};
+    return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tags[dims.size() - 1]);
+}
+
+inline dnnl::memory wrap(const dnnl::memory::desc& md, const CpuContext& ctx, const float* p) {
+    return dnnl::memory(md, ctx.eng, const_cast<float*>(p));
+}
+
+}  // namespace lf

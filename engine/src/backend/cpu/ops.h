@@ -1,0 +1,15 @@
+#pragma once
+// Factories of the CPU ops, one per file in this folder; the layer specs in layers/ point here.
+#include <memory>
+
+#include "backend/cpu/op.h"
+
+namespace lf {
+
+std::unique_ptr<CpuOp> make_dense_op(const OpSetup& s);
+std::unique_ptr<CpuOp> make_activation_op(const OpSetup& s);  // every Activation-family layer
+std::unique_ptr<CpuOp> make_dropout_op(const OpSetup& s);
+std::unique_ptr<CpuOp> make_add_op(const OpSetup& s);
+std::unique_ptr<CpuOp> make_concatenate_op(const OpSetup& s);
+
+}  // namespace lf

@@ -1,0 +1,181 @@
+#include "layerforge/graph/analysis.h"
+
+#include <algorithm>
+#include <set>
+
+#include "layerforge/core/error.h"
+
+namespace lf {
+
+bool Analysis::ok() const {
+    return std::none_of(diagnostics.begin(), diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+std::vector<Diagnostic> Analysis::for_node(const std::string& id) const {
+    std::vector<Diagnostic> out;
+    for (const Diagnostic& d : diagnostics)
+        if (d.node == id) out.push_back(d);
+    return out;
+}
+
+std::string Analysis::error_report() const {
+    std::string s;
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity != Severity::Error) continue;
+        if (!s.empty()) s += "\n";
+        s += d.node.empty() ? "graph" : "node '" + d.node + "'";
+        s += ": " + (d.field.empty() ? "" : d.field + ": ") + d.message;
+    }
+    return s;
+}
+
+namespace {
+
+class Analyzer {
+public:
+    Analyzer(const Graph& g, const LayerRegistry& reg) : g_(g), reg_(reg) {}
+
+    Analysis run() {
+        check_nodes();
+        check_edges();
+        sort_topologically();
+        for (const std::string& id : a_.order) infer(id);
+        find_inputs_and_outputs();
+        return std::move(a_);
+    }
+
+private:
+    void error(const std::string& node, const std::string& field, const std::string& msg) {
+        a_.diagnostics.push_back({node, field, Severity::Error, msg});
+    }
+
+    void check_nodes() {
+        std::set<std::string> ids;
+        for (const Node& n : g_.nodes) {
+            if (!ids.insert(n.id).second) error(n.id, "", "duplicate node id");
+            NodeInfo& info = a_.nodes[n.id];
+            info.spec = reg_.find(n.type);
+            if (!info.spec) {
+                error(n.id, "type", "unknown layer type '" + n.type + "' (run `layerforge-cli layers` for the list)");
+                continue;
+            }
+            std::vector<ParamProblem> problems;
+            info.params = resolve_params(*info.spec, n.params, problems);
+            for (const ParamProblem& p : problems) error(n.id, p.field, p.message);
+        }
+    }
+
+    void check_edges() {
+        std::set<std::pair<std::string, int>> fed;
+        for (const Edge& e : g_.edges) {
+            const Node* from = g_.find(e.from.node);
+            const Node* to = g_.find(e.to.node);
+            if (!to) {
+                error(e.from.node, "", "edge " + e.from.str() + " -> " + e.to.str() + " ends at a missing node");
+                continue;
+            }
+            if (!from) {
+                error(e.to.node, "inputs", "edge from missing node '" + e.from.node + "'");
+                continue;
+            }
+            if (e.from.port != 0) error(e.from.node, "", "has one output port; edge uses port " + std::to_string(e.from.port));
+            const LayerSpec* spec = a_.nodes[to->id].spec;
+            if (spec && spec->max_inputs >= 0 && e.to.port >= spec->max_inputs)
+                error(to->id, "inputs", spec->type + " has " + std::to_string(spec->max_inputs) +
+                                            " input port(s); edge uses port " + std::to_string(e.to.port));
+            if (e.to.port < 0) error(to->id, "inputs", "negative input port");
+            if (!fed.insert({e.to.node, e.to.port}).second)
+                error(to->id, "inputs", "input port " + std::to_string(e.to.port) + " is connected twice");
+        }
+        for (const Node& n : g_.nodes) {
+            const LayerSpec* spec = a_.nodes[n.id].spec;
+            if (!spec) continue;
+            auto in = valid_inputs(n.id);
+            int count = int(in.size());
+            for (int port = 0; port < count; ++port)
+                if (in[port].to.port != port) {
+                    error(n.id, "inputs", "input port " + std::to_string(port) + " is not connected");
+                    break;
+                }
+            if (count < spec->min_inputs) {
+                std::string need = spec->min_inputs == 1 ? "an input" : std::to_string(spec->min_inputs) + " inputs";
+                error(n.id, "inputs", spec->type + " needs " + need + "; connect " +
+                                          (count ? "more layers" : "a layer") + " to it");
+            }
+        }
+    }
+
+    std::vector<Edge> valid_inputs(const std::string& id) const {
+        std::vector<Edge> in;
+        for (const Edge& e : g_.inputs_of(id))
+            if (g_.find(e.from.node) && e.to.port >= 0) in.push_back(e);
+        return in;
+    }
+
+    void sort_topologically() {
+        std::map<std::string, int> indegree;
+        for (const Node& n : g_.nodes) indegree[n.id] = 0;
+        for (const Edge& e : g_.edges)
+            if (indegree.count(e.from.node) && indegree.count(e.to.node)) ++indegree[e.to.node];
+        std::vector<std::string> ready;
+        for (const Node& n : g_.nodes)
+            if (indegree[n.id] == 0) ready.push_back(n.id);
+        for (std::size_t i = 0; i < ready.size(); ++i) {
+            a_.order.push_back(ready[i]);
+            for (const Edge& e : g_.edges)
+                if (e.from.node == ready[i] && indegree.count(e.to.node) && --indegree[e.to.node] == 0)
+                    ready.push_back(e.to.node);
+        }
+        if (a_.order.size() == g_.nodes.size()) return;
+        for (const Node& n : g_.nodes)
+            if (indegree[n.id] > 0)
+                error(n.id, "inputs", "is part of a cycle; a network must flow one way from Input to output");
+    }
+
+    void infer(const std::string& id) {
+        NodeInfo& info = a_.nodes[id];
+        if (!info.spec) return;
+        for (const Edge& e : valid_inputs(id)) {
+            const NodeInfo& src = a_.nodes[e.from.node];
+            if (!src.shaped) return;  // the problem is reported upstream
+            info.inputs.push_back(src.layer.output);
+        }
+        if (int(info.inputs.size()) < info.spec->min_inputs) return;
+        for (const Diagnostic& d : a_.diagnostics)
+            if (d.node == id && d.severity == Severity::Error) return;
+        try {
+            info.layer = info.spec->infer(info.params, info.inputs);
+        } catch (const Error& e) {
+            error(id, "", e.what());
+            return;
+        }
+        info.shaped = true;
+        for (const WeightSpec& w : info.layer.weights) {
+            info.param_count += w.shape.elements();
+            if (w.trainable) a_.trainable_params += w.shape.elements();
+        }
+        a_.total_params += info.param_count;
+        a_.flops += info.layer.flops;
+    }
+
+    void find_inputs_and_outputs() {
+        std::set<std::string> consumed;
+        for (const Edge& e : g_.edges) consumed.insert(e.from.node);
+        for (const Node& n : g_.nodes) {
+            if (n.type == "Input") a_.inputs.push_back(n.id);
+            if (!consumed.count(n.id)) a_.outputs.push_back(n.id);
+        }
+        if (!g_.nodes.empty() && a_.inputs.empty()) error("", "", "the graph has no Input layer; add one");
+    }
+
+    const Graph& g_;
+    const LayerRegistry& reg_;
+    Analysis a_;
+};
+
+}  // namespace
+
+Analysis analyze(const Graph& g, const LayerRegistry& reg) { return Analyzer(g, reg).run(); }
+
+}  // namespace lf

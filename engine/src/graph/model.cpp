@@ -1,0 +1,78 @@
+#include "layerforge/graph/model.h"
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "layerforge/core/error.h"
+
+namespace lf {
+
+Model::Model(Graph g) : graph_(std::move(g)), analysis_(analyze(graph_)) {
+    std::set<std::string> names;
+    for (const Node& n : graph_.nodes)
+        if (!names.insert(n.name).second)
+            analysis_.diagnostics.push_back({n.id, "name", Severity::Error,
+                                             "layer name '" + n.name + "' is used twice; weights are stored by name"});
+    if (!analysis_.ok()) throw input_error("the model is not valid:\n" + analysis_.error_report());
+    for (const std::string& id : analysis_.order) {
+        const Node& node = *graph_.find(id);
+        for (const WeightSpec& w : analysis_.nodes.at(id).layer.weights) {
+            WeightRef r{id, node.name + "/" + w.name, w.shape, weights_.size(), std::size_t(w.shape.elements()),
+                        w.trainable};
+            weights_.resize(weights_.size() + r.size);
+            refs_.push_back(std::move(r));
+        }
+    }
+    grads_.assign(weights_.size(), 0.f);
+}
+
+const WeightRef* Model::find_weight(const std::string& name) const {
+    for (const WeightRef& r : refs_)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+std::vector<const WeightRef*> Model::weights_of(const std::string& node) const {
+    std::vector<const WeightRef*> out;
+    for (const WeightRef& r : refs_)
+        if (r.node == node) out.push_back(&r);
+    return out;
+}
+
+void Model::init_weights(std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::size_t i = 0;
+    for (const std::string& id : analysis_.order) {
+        for (const WeightSpec& w : analysis_.nodes.at(id).layer.weights) {
+            const WeightRef& r = refs_[i++];
+            float* p = weights_.data() + r.offset;
+            if (w.init == Init::GlorotUniform) {
+                float limit = float(std::sqrt(6.0 / double(w.fan_in + w.fan_out)));
+                std::uniform_real_distribution<float> dist(-limit, limit);
+                for (std::size_t k = 0; k < r.size; ++k) p[k] = dist(rng);
+            } else {
+                std::fill(p, p + r.size, w.init == Init::Ones ? 1.f : 0.f);
+            }
+        }
+    }
+}
+
+const std::string& Model::input_node() const {
+    if (analysis_.inputs.size() != 1)
+        throw input_error("training needs exactly one Input layer; the model has " +
+                          std::to_string(analysis_.inputs.size()));
+    return analysis_.inputs[0];
+}
+
+const std::string& Model::output_node() const {
+    if (analysis_.outputs.size() != 1) {
+        std::string list;
+        for (const auto& o : analysis_.outputs) list += (list.empty() ? "" : ", ") + o;
+        throw input_error("training needs exactly one output layer; the model ends in " +
+                          std::to_string(analysis_.outputs.size()) + " (" + list + ")");
+    }
+    return analysis_.outputs[0];
+}
+
+}  // namespace lf
