@@ -41,10 +41,15 @@ const LayerSpec* LayerRegistry::find(const std::string& type) const {
 
 namespace {
 
+std::string number_text(double v) {
+    if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(std::int64_t(v));
+    return to_string(ParamValue(v));
+}
+
 std::string range_text(const ParamSpec& s) {
     std::string t;
-    if (std::isfinite(s.min)) t += ">= " + to_string(ParamValue(s.min));
-    if (std::isfinite(s.max)) t += (t.empty() ? "<= " : " and <= ") + to_string(ParamValue(s.max));
+    if (std::isfinite(s.min)) t += ">= " + number_text(s.min);
+    if (std::isfinite(s.max)) t += (t.empty() ? "<= " : " and <= ") + number_text(s.max);
     return t;
 }
 

@@ -1,0 +1,104 @@
+#pragma once
+// fit / evaluate / predict over in-memory datasets, reporting progress to observers.
+// Pause, resume and stop may be requested from any thread; they take effect between steps.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "layerforge/data/dataset.h"
+#include "layerforge/graph/model.h"
+#include "layerforge/project/project.h"
+
+namespace lf {
+
+class Loss;
+class Metric;
+class Optimizer;
+class LrSchedule;
+class EarlyStopping;
+class ReduceLROnPlateau;
+class Plan;
+
+enum class EventKind { RunStarted, Step, EpochEnd, Paused, Resumed, Finished, Stopped, Failed };
+const char* to_string(EventKind k);
+
+using Metrics = std::vector<std::pair<std::string, double>>;  // "loss", "accuracy", "val_loss", ...
+
+struct TrainEvent {
+    EventKind kind = EventKind::Step;
+    std::int64_t epoch = 0, epochs = 0;  // 1-based epoch
+    std::int64_t step = 0;               // optimizer steps so far
+    std::int64_t steps_per_epoch = 0, total_steps = 0;
+    double learning_rate = 0;
+    Metrics metrics;                     // running means over the epoch so far (+ validation at epoch end)
+    double images_per_second = 0, eta_seconds = 0, elapsed_seconds = 0;
+    std::string message;
+};
+
+class TrainObserver {
+public:
+    virtual ~TrainObserver() = default;
+    virtual void on_event(const TrainEvent& e) = 0;  // called on the training thread
+};
+
+struct FitResult {
+    std::string status;  // "finished", "early_stopped", "stopped", "failed"
+    std::string message;
+    std::int64_t epochs_run = 0, steps = 0;
+    std::vector<Metrics> history;  // one entry per finished epoch
+};
+
+struct EvalResult {
+    Metrics metrics;  // "loss" first, then the configured metrics
+    std::int64_t samples = 0;
+};
+
+class Trainer {
+public:
+    // Builds loss, metrics, optimizer, schedule and callbacks; throws lf::Error (Input) naming
+    // the training field that is wrong.
+    Trainer(Model& model, const TrainingConfig& config);
+    ~Trainer();
+
+    void add_observer(TrainObserver* o) { observers_.push_back(o); }
+    void set_log_every(std::int64_t steps) { log_every_ = steps > 0 ? steps : 1; }
+
+    FitResult fit(const TensorDataset& train, const TensorDataset* validation);
+    EvalResult evaluate(const TensorDataset& data);
+    std::vector<float> predict(const TensorDataset& data);  // size() x output width
+
+    void request_pause();
+    void request_resume();
+    void request_stop();
+
+    Optimizer& optimizer() { return *optimizer_; }
+
+private:
+    Plan& plan_for(std::int64_t batch, bool training);
+    void check_dataset(const TensorDataset& d, const char* what) const;
+    void emit(TrainEvent e);
+    void wait_while_paused(TrainEvent base);
+
+    Model& model_;
+    TrainingConfig config_;
+    std::unique_ptr<Loss> loss_;
+    std::vector<std::unique_ptr<Metric>> metrics_;
+    std::unique_ptr<Optimizer> optimizer_;
+    std::unique_ptr<LrSchedule> schedule_;
+    std::unique_ptr<EarlyStopping> early_stopping_;
+    std::unique_ptr<ReduceLROnPlateau> reduce_lr_;
+    std::map<std::pair<std::int64_t, bool>, std::unique_ptr<Plan>> plans_;
+    std::vector<TrainObserver*> observers_;
+    std::int64_t log_every_ = 100;
+    std::atomic<bool> stop_{false}, pause_{false};
+    std::mutex pause_mutex_;
+    std::condition_variable pause_cv_;
+};
+
+}  // namespace lf

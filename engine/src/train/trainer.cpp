@@ -1,0 +1,121 @@
+#include "layerforge/train/trainer.h"
+
+#include "layerforge/core/error.h"
+#include "layerforge/graph/plan.h"
+#include "layerforge/train/loss.h"
+#include "layerforge/train/metrics.h"
+#include "layerforge/train/optimizer.h"
+#include "layerforge/train/schedule.h"
+
+namespace lf {
+
+const char* to_string(EventKind k) {
+    switch (k) {
+    case EventKind::RunStarted: return "run_started";
+    case EventKind::Step: return "step";
+    case EventKind::EpochEnd: return "epoch_end";
+    case EventKind::Paused: return "paused";
+    case EventKind::Resumed: return "resumed";
+    case EventKind::Finished: return "finished";
+    case EventKind::Stopped: return "stopped";
+    case EventKind::Failed: return "failed";
+    }
+    return "?";
+}
+
+namespace {
+
+// Prefixes a configuration error with the training field it came from.
+template <class F>
+auto configured(const std::string& field, F&& make) {
+    try {
+        return make();
+    } catch (const Error& e) {
+        throw input_error("training." + field + ": " + e.what());
+    }
+}
+
+}  // namespace
+
+Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), config_(config) {
+    model_.input_node();
+    model_.output_node();
+    loss_ = configured("loss", [&] { return make_loss(config.loss, config.loss_params); });
+    for (const std::string& m : config.metrics)
+        metrics_.push_back(configured("metrics", [&] { return make_metric(m); }));
+    optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
+    optimizer_->bind(model_.weights().size());
+    schedule_ = configured("schedule", [&] { return make_schedule(config.schedule.type, config.schedule.params); });
+    for (const NamedConfig& c : config.callbacks) {
+        if (c.type == "EarlyStopping")
+            early_stopping_ = configured("callbacks", [&] { return std::make_unique<EarlyStopping>(c.params); });
+        else if (c.type == "ReduceLROnPlateau")
+            reduce_lr_ = configured("callbacks", [&] { return std::make_unique<ReduceLROnPlateau>(c.params); });
+        else
+            throw input_error("training.callbacks: unknown callback '" + c.type +
+                              "' (known: EarlyStopping, ReduceLROnPlateau)");
+    }
+    if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
+    if (config.epochs < 0) throw input_error("training.epochs: must not be negative");
+}
+
+Trainer::~Trainer() = default;
+
+Plan& Trainer::plan_for(std::int64_t batch, bool training) {
+    auto& slot = plans_[{batch, training}];
+    if (!slot)
+        slot = std::make_unique<Plan>(model_, PlanOptions{.batch = batch,
+                                                          .mode = training ? PlanMode::Train : PlanMode::Infer,
+                                                          .seed = std::uint64_t(config_.seed)});
+    return *slot;
+}
+
+void Trainer::check_dataset(const TensorDataset& d, const char* what) const {
+    const Shape& expected = model_.info(model_.input_node()).layer.output;
+    if (d.sample_shape != expected)
+        throw input_error(std::string("the ") + what + " samples have shape " + d.sample_shape.str() +
+                          " but the Input layer expects " + expected.str() + "; change the Input shape");
+    std::int64_t width = model_.info(model_.output_node()).layer.output.elements();
+    std::int64_t classes = std::int64_t(d.class_names.size());
+    if (width > 1 && classes > width)
+        throw input_error("the output layer has " + std::to_string(width) + " units but the " + what + " data has " +
+                          std::to_string(classes) + " classes; set the last layer's units to " +
+                          std::to_string(classes));
+    for (std::int32_t l : d.labels)
+        if (l < 0 || (width > 1 && l >= width) || (width == 1 && l > 1))
+            throw input_error(std::string("the ") + what + " data has label " + std::to_string(l) +
+                              " outside the output layer's range");
+}
+
+void Trainer::emit(TrainEvent e) {
+    for (TrainObserver* o : observers_) o->on_event(e);
+}
+
+void Trainer::request_pause() { pause_ = true; }
+
+void Trainer::request_resume() {
+    {
+        std::lock_guard lock(pause_mutex_);
+        pause_ = false;
+    }
+    pause_cv_.notify_all();
+}
+
+void Trainer::request_stop() {
+    stop_ = true;
+    request_resume();
+}
+
+void Trainer::wait_while_paused(TrainEvent base) {
+    if (!pause_) return;
+    base.kind = EventKind::Paused;
+    emit(base);
+    {
+        std::unique_lock lock(pause_mutex_);
+        pause_cv_.wait(lock, [&] { return !pause_; });
+    }
+    base.kind = EventKind::Resumed;
+    emit(base);
+}
+
+}  // namespace lf
