@@ -125,6 +125,25 @@ private slots:
         write_file(path("t-img4"), idx_bytes(0x803, {3, 2, 3}, pixels()), false);
         expect_input_error([&] { lf::read_idx_pair(path("t-img4"), path("t-lbl3")); }, path("t-lbl3"),
                            "truncated");
+        // A header that promises far more data than the file holds fails without huge allocations.
+        write_file(path("t-img5"), idx_bytes(0x803, {50'000'000, 28, 28}, pixels()), false);
+        write_file(path("t-lbl5"), idx_bytes(0x801, {50'000'000}, kLabels), false);
+        expect_input_error([&] { lf::read_idx_pair(path("t-img5"), path("t-lbl5")); }, path("t-img5"),
+                           "truncated");
+        // A damaged gzip stream (cut short, then garbage).
+        {
+            std::vector<unsigned char> big(4000);
+            for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<unsigned char>(i * 7919 % 251);
+            write_file(path("z-img.gz"), idx_bytes(0x803, {1000, 2, 2}, big), true);
+            QFile f(QString::fromStdString(path("z-img.gz")));
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            const qint64 half = f.size() / 2;
+            QVERIFY(f.resize(half));
+            f.seek(half);
+            f.write(QByteArray(64, '\x5a'));
+        }
+        write_file(path("z-lbl"), idx_bytes(0x801, {1000}, std::vector<unsigned char>(1000, 1)), false);
+        expect_input_error([&] { lf::read_idx_pair(path("z-img.gz"), path("z-lbl")); }, path("z-img.gz"));
         write_file(path("empty"), {}, false);
         expect_input_error([&] { lf::read_idx_pair(path("empty"), path("t-lbl3")); }, path("empty"));
     }

@@ -2,6 +2,7 @@
 // u32 dimensions, then u8 data. Read through zlib, which handles gzip and plain files alike.
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -65,6 +66,20 @@ public:
         }
     }
 
+    // Reads `total` bytes into `out`, converted by `convert`. Memory grows with what was actually
+    // read, so a header that claims far more data than the file holds fails as truncated.
+    template <class T, class Convert>
+    void read_all(std::size_t total, const char* what, std::vector<T>& out, Convert convert) {
+        std::vector<unsigned char> chunk(std::min<std::size_t>(total, std::size_t{1} << 20));
+        out.reserve(std::min<std::size_t>(total, std::size_t{1} << 24));
+        for (std::size_t done = 0; done < total;) {
+            const std::size_t n = std::min(chunk.size(), total - done);
+            read(chunk.data(), n, what);
+            for (std::size_t i = 0; i < n; ++i) out.push_back(convert(chunk[i]));
+            done += n;
+        }
+    }
+
     Error fail(const std::string& problem) const { return input_error(path_ + ": " + problem); }
 
 private:
@@ -107,14 +122,10 @@ TensorDataset read_idx_pair(const std::string& images_path, const std::string& l
 
     TensorDataset ds;
     ds.sample_shape = Shape({Dim(h), Dim(w), 1});
-    std::vector<unsigned char> raw(static_cast<std::size_t>(count) * pixels);
-    images.read(raw.data(), raw.size(), "image data");
-    ds.images.resize(raw.size());
-    for (std::size_t i = 0; i < raw.size(); ++i) ds.images[i] = static_cast<float>(raw[i]) / 255.0f;
-
-    std::vector<unsigned char> rawl(static_cast<std::size_t>(count));
-    labels.read(rawl.data(), rawl.size(), "label data");
-    ds.labels.assign(rawl.begin(), rawl.end());
+    const auto n_used = static_cast<std::size_t>(count);
+    images.read_all(n_used * pixels, "image data", ds.images,
+                    [](unsigned char b) { return static_cast<float>(b) / 255.0f; });
+    labels.read_all(n_used, "label data", ds.labels, [](unsigned char b) { return std::int32_t{b}; });
     return ds;
 }
 

@@ -83,8 +83,8 @@ ParamValue JsonView::as_param() const {
             IntList list;
             for (std::size_t i = 0; i < j_->size(); ++i) {
                 if (!(*j_)[i].is_number_integer())
-                    throw error("lists may hold only integers, element " + std::to_string(i) + " is a " +
-                                (*j_)[i].type_name() + "; fix the value");
+                    throw error("lists may hold only integers, found " + std::string((*j_)[i].type_name()) +
+                                " at element " + std::to_string(i) + "; fix the value");
                 list.push_back(element(i).as_int());
             }
             return list;
