@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
