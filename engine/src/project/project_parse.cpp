@@ -1,0 +1,217 @@
+// JSON project format v1 -> Project. Structure only: every field is type-checked, unknown fields
+// are rejected (except inside layer "params", which analyze() checks against the layer schema).
+#include <cctype>
+#include <map>
+#include <string>
+
+#include "layerforge/project/project.h"
+#include "project/json_view.h"
+
+namespace lf {
+namespace {
+
+using detail::Json;
+using detail::JsonView;
+
+PortRef read_port(const JsonView& v) {
+    const std::string s = v.as_string();
+    const auto colon = s.rfind(':');
+    const std::string digits = colon == std::string::npos ? "" : s.substr(colon + 1);
+    bool ok = colon != std::string::npos && colon > 0 && !digits.empty() && digits.size() <= 6;
+    for (char c : digits) ok = ok && std::isdigit(static_cast<unsigned char>(c));
+    if (!ok) throw v.error("expected \"node:port\" such as \"dense:0\", found \"" + s + "\"; fix the edge");
+    return PortRef{s.substr(0, colon), std::stoi(digits)};
+}
+
+Params read_params(const JsonView& v, const char* skip = nullptr) {
+    v.expect_object();
+    Params params;
+    for (const auto& [key, value] : v.json().items())
+        if (!skip || key != skip) params[key] = v.child(key)->as_param();
+    return params;
+}
+
+// {"type": "Adam", "learning_rate": 0.001}: the type plus its parameters, flattened.
+NamedConfig read_named(const JsonView& v) {
+    v.expect_object();
+    NamedConfig c;
+    c.type = v.required("type", "add \"type\", e.g. \"type\": \"Adam\"").as_string();
+    c.params = read_params(v, "type");
+    return c;
+}
+
+Node read_node(const JsonView& v) {
+    v.expect_object({"id", "type", "name", "params", "position"});
+    Node n;
+    n.id = v.required("id", "give the node a unique \"id\"").as_string();
+    if (n.id.empty()) throw v.child("id")->error("node id is empty; give the node a unique id");
+    n.type = v.required("type", "add the layer type, e.g. \"type\": \"Dense\"").as_string();
+    n.name = n.id;
+    v.read("name", n.name);
+    if (auto p = v.child("params")) n.params = read_params(*p);
+    if (auto pos = v.child("position")) {
+        if (pos->array_size() != 2) throw pos->error("expected [x, y]; fix the position");
+        n.x = pos->element(0).as_number();
+        n.y = pos->element(1).as_number();
+    }
+    return n;
+}
+
+Graph read_graph(const JsonView& v) {
+    v.expect_object({"nodes", "edges"});
+    Graph g;
+    const JsonView nodes = v.required("nodes", "add \"nodes\": [...] with the model's layers");
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < nodes.array_size(); ++i) {
+        g.nodes.push_back(read_node(nodes.element(i)));
+        auto [it, inserted] = index.emplace(g.nodes.back().id, i);
+        if (!inserted)
+            throw nodes.element(i).child("id")->error("duplicate node id \"" + it->first + "\" (also used by " +
+                                                      nodes.path() + "[" + std::to_string(it->second) +
+                                                      "]); give every node a unique id");
+    }
+    if (auto edges = v.child("edges")) {
+        for (std::size_t i = 0; i < edges->array_size(); ++i) {
+            const JsonView e = edges->element(i);
+            e.expect_object({"from", "to"});
+            Edge edge;
+            PortRef* ends[] = {&edge.from, &edge.to};
+            const char* keys[] = {"from", "to"};
+            for (int k = 0; k < 2; ++k) {
+                const JsonView end = e.required(keys[k], "add \"node:port\", e.g. \"dense:0\"");
+                *ends[k] = read_port(end);
+                if (!index.count(ends[k]->node))
+                    throw end.error("unknown node \"" + ends[k]->node + "\"; use the id of a node in model.nodes");
+            }
+            g.edges.push_back(edge);
+        }
+    }
+    return g;
+}
+
+void check_one_of(const JsonView& parent, const std::string& key, const std::string& value,
+                  std::initializer_list<const char*> allowed) {
+    std::string list;
+    for (const char* a : allowed) {
+        if (value == a) return;
+        list += (list.empty() ? "\"" : ", \"") + std::string(a) + "\"";
+    }
+    throw parent.child(key)->error("unknown value \"" + value + "\"; use one of " + list);
+}
+
+void check_min(const JsonView& parent, const std::string& key, double value, double min) {
+    if (value < min)
+        throw parent.child(key)->error("must be at least " + to_string(ParamValue(min)) + "; fix the value");
+}
+
+DatasetBinding read_dataset(const JsonView& v) {
+    v.expect_object({"kind", "path", "validation", "validation_split", "limit_train", "limit_test"});
+    DatasetBinding d;
+    v.read("kind", d.kind);
+    check_one_of(v, "kind", d.kind, {"fashion-mnist", "image-folder"});
+    v.read("path", d.path);
+    v.read("validation", d.validation);
+    check_one_of(v, "validation", d.validation, {"test", "split", "none"});
+    v.read("validation_split", d.validation_split);
+    if (!(d.validation_split >= 0.0 && d.validation_split < 1.0))
+        throw v.child("validation_split")->error("must be a fraction in [0, 1); fix the value");
+    v.read("limit_train", d.limit_train);
+    check_min(v, "limit_train", double(d.limit_train), 0);
+    v.read("limit_test", d.limit_test);
+    check_min(v, "limit_test", double(d.limit_test), 0);
+    return d;
+}
+
+TrainingConfig read_training(const JsonView& v) {
+    v.expect_object({"optimizer", "loss", "metrics", "schedule", "batch_size", "epochs", "seed", "shuffle",
+                     "callbacks"});
+    TrainingConfig t;
+    if (auto o = v.child("optimizer")) t.optimizer = read_named(*o);
+    if (auto l = v.child("loss")) {
+        if (l->json().is_string()) {
+            t.loss = l->as_string();
+        } else {
+            NamedConfig loss = read_named(*l);
+            t.loss = loss.type;
+            t.loss_params = loss.params;
+        }
+    }
+    if (auto m = v.child("metrics")) {
+        t.metrics.clear();
+        for (std::size_t i = 0; i < m->array_size(); ++i) t.metrics.push_back(m->element(i).as_string());
+    }
+    if (auto s = v.child("schedule")) t.schedule = read_named(*s);
+    v.read("batch_size", t.batch_size);
+    check_min(v, "batch_size", double(t.batch_size), 1);
+    v.read("epochs", t.epochs);
+    check_min(v, "epochs", double(t.epochs), 0);
+    v.read("seed", t.seed);
+    v.read("shuffle", t.shuffle);
+    if (auto c = v.child("callbacks"))
+        for (std::size_t i = 0; i < c->array_size(); ++i) t.callbacks.push_back(read_named(c->element(i)));
+    return t;
+}
+
+Project read_project(const JsonView& root) {
+    root.expect_object({"format", "version", "name", "model", "dataset", "training"});
+    if (auto f = root.child("format"); f && f->as_string() != "layerforge-project")
+        throw f->error("expected \"layerforge-project\"; this is not a Layerforge project file");
+    const JsonView v = root.required("version", "add \"version\": 1");
+    if (!v.json().is_number_integer())
+        throw v.error("expected the integer format version 1, found " + v.json().dump() +
+                      "; this file is damaged or not a Layerforge project");
+    const bool newer = v.json().is_number_unsigned()
+                           ? v.json().get<std::uint64_t>() > std::uint64_t(kProjectVersion)
+                           : v.json().get<std::int64_t>() > kProjectVersion;
+    if (newer)
+        throw v.error("the file was written by a newer Layerforge (format version " + v.json().dump() +
+                      ", this build reads up to " + std::to_string(kProjectVersion) +
+                      "); update Layerforge to open it");
+    if (v.json().get<std::int64_t>() < 1)
+        throw v.error("unsupported format version " + v.json().dump() + "; expected " +
+                      std::to_string(kProjectVersion) + " (the file is damaged)");
+    Project p;
+    p.version = static_cast<int>(v.json().get<std::int64_t>());
+    root.read("name", p.name);
+    p.graph = read_graph(root.required("model", "add \"model\": {\"nodes\": [...], \"edges\": [...]}"));
+    if (auto d = root.child("dataset")) p.dataset = read_dataset(*d);
+    if (auto t = root.child("training")) p.training = read_training(*t);
+    return p;
+}
+
+// "line L, column C" of a byte offset (nlohmann reports the 1-based index of the last byte read).
+std::string line_column(const std::string& text, std::size_t byte) {
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+}  // namespace
+
+Project parse_project(const std::string& json_text, const std::string& origin) {
+    Json doc;
+    try {
+        doc = Json::parse(json_text);
+    } catch (const Json::parse_error& e) {
+        std::string detail = e.what();
+        if (auto pos = detail.find(": "); pos != std::string::npos) detail = detail.substr(pos + 2);
+        const std::string where = e.byte > 0 ? ":" + line_column(json_text, e.byte) : "";
+        throw input_error(origin + where + ": malformed JSON (" + detail + "); fix the syntax");
+    } catch (const Json::exception& e) {
+        throw input_error(origin + ": malformed JSON (" + e.what() + "); fix the syntax");
+    }
+    try {
+        return read_project(JsonView(doc, "", origin));
+    } catch (const Json::exception& e) {  // a type check this reader missed: still an input error
+        throw input_error(origin + ": invalid project file (" + e.what() + ")");
+    }
+}
+
+}  // namespace lf
