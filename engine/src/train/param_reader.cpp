@@ -65,6 +65,10 @@ void ParamReader::fail(const std::string& key, const std::string& what) const {
     throw input_error(owner_ + ": " + key + " must be " + what + (v ? ", got " + to_string(*v) : ""));
 }
 
+void ParamReader::require(const std::string& key) const {
+    if (!find(key)) throw input_error(owner_ + ": " + key + " is required");
+}
+
 double ParamReader::real(const std::string& key, double fallback, Range range) const {
     const ParamValue* v = find(key);
     if (!v) return fallback;

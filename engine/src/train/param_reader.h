@@ -26,6 +26,9 @@ public:
     std::string text(const std::string& key, const std::string& fallback,
                      std::initializer_list<const char*> allowed = {}) const;
 
+    // Throws lf::input_error when a parameter without a default is missing.
+    void require(const std::string& key) const;
+
     const std::string& owner() const { return owner_; }
 
 private:
