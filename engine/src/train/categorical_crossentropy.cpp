@@ -78,7 +78,7 @@ public:
     bool fuses_softmax(const LossBatch& b) const override { return !from_logits_ && b.logits; }
 
     double compute(const LossBatch& b, float* grad) const override {
-        check_labels(name_, b);
+        check_labels(name_.c_str(), b);
         if (b.n <= 0) return 0.0;
         const bool fused = fuses_softmax(b);
         const float* x = fused ? b.logits : b.output;

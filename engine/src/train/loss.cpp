@@ -7,11 +7,11 @@ namespace lf {
 
 namespace train_detail {
 
-void check_labels(const std::string& loss, const LossBatch& b) {
+void check_labels(const char* loss, const LossBatch& b) {
     const std::int64_t limit = b.c > 1 ? b.c : 2;  // c == 1: the label is the 0/1 target
     for (std::int64_t i = 0; i < b.n; ++i) {
         if (b.labels[i] < 0 || b.labels[i] >= limit)
-            throw input_error(loss + ": label " + std::to_string(b.labels[i]) + " of sample " +
+            throw input_error(std::string(loss) + ": label " + std::to_string(b.labels[i]) + " of sample " +
                               std::to_string(i) + " is outside [0, " + std::to_string(limit - 1) + "]");
     }
 }

@@ -22,7 +22,8 @@ inline double target(std::int32_t label, std::int64_t j, std::int64_t c) {
 }
 
 // Throws lf::input_error when a label is not a class id (or not 0/1 for c == 1).
-void check_labels(const std::string& loss, const LossBatch& b);
+// Takes a C string so the happy path allocates nothing.
+void check_labels(const char* loss, const LossBatch& b);
 
 std::unique_ptr<Loss> make_categorical_crossentropy(std::string name, bool sparse, bool from_logits);
 std::unique_ptr<Loss> make_binary_crossentropy(bool from_logits);

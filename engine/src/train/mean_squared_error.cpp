@@ -7,10 +7,11 @@ namespace {
 
 class MeanSquaredError final : public Loss {
 public:
-    std::string name() const override { return "MeanSquaredError"; }
+    static constexpr const char* kName = "MeanSquaredError";  // no std::string in compute()
+    std::string name() const override { return kName; }
 
     double compute(const LossBatch& b, float* grad) const override {
-        check_labels(name(), b);
+        check_labels(kName, b);
         if (b.n <= 0 || b.c <= 0) return 0.0;
         const double scale = 1.0 / static_cast<double>(b.n * b.c);
         double sum = 0;
