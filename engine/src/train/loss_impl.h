@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "layerforge/train/loss.h"
 
@@ -24,6 +25,24 @@ inline double target(std::int32_t label, std::int64_t j, std::int64_t c) {
 // Throws lf::input_error when a label is not a class id (or not 0/1 for c == 1).
 // Takes a C string so the happy path allocates nothing.
 void check_labels(const char* loss, const LossBatch& b);
+
+// Keras reduction for element-wise losses (BCE, MSE): mean over classes, then over the batch.
+// term(x, t) returns {loss, d loss / d x} for one output x with target t.
+template <class Term>
+double elementwise_mean(const char* loss, const LossBatch& b, float* grad, Term term) {
+    check_labels(loss, b);
+    if (b.n <= 0 || b.c <= 0) return 0.0;
+    const double scale = 1.0 / static_cast<double>(b.n * b.c);
+    double sum = 0;
+    for (std::int64_t i = 0; i < b.n; ++i)
+        for (std::int64_t j = 0; j < b.c; ++j) {
+            const std::int64_t k = i * b.c + j;
+            const auto [value, slope] = term(static_cast<double>(b.output[k]), target(b.labels[i], j, b.c));
+            sum += value;
+            if (grad) grad[k] = static_cast<float>(slope * scale);
+        }
+    return sum * scale;
+}
 
 std::unique_ptr<Loss> make_categorical_crossentropy(std::string name, bool sparse, bool from_logits);
 std::unique_ptr<Loss> make_binary_crossentropy(bool from_logits);

@@ -11,18 +11,7 @@ public:
     std::string name() const override { return kName; }
 
     double compute(const LossBatch& b, float* grad) const override {
-        check_labels(kName, b);
-        if (b.n <= 0 || b.c <= 0) return 0.0;
-        const double scale = 1.0 / static_cast<double>(b.n * b.c);
-        double sum = 0;
-        for (std::int64_t i = 0; i < b.n; ++i)
-            for (std::int64_t j = 0; j < b.c; ++j) {
-                const std::int64_t k = i * b.c + j;
-                const double e = b.output[k] - target(b.labels[i], j, b.c);
-                sum += e * e;
-                if (grad) grad[k] = static_cast<float>(2.0 * e * scale);
-            }
-        return sum * scale;
+        return elementwise_mean(kName, b, grad, [](double x, double t) { return std::pair{(x - t) * (x - t), 2 * (x - t)}; });
     }
 };
 
