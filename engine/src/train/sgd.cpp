@@ -1,0 +1,46 @@
+// Keras SGD: plain, with momentum (v = mu v - lr g; w += v), or Nesterov (w += mu v - lr g).
+#include "train/optimizer_impl.h"
+
+namespace lf::train_detail {
+
+namespace {
+
+class Sgd final : public BufferedOptimizer {
+public:
+    explicit Sgd(const Params& params) {
+        ParamReader r("SGD", params, {"learning_rate", "momentum", "nesterov"});
+        learning_rate_ = r.real("learning_rate", 0.01, Range::Positive);
+        momentum_ = r.real("momentum", 0.0, Range::ClosedOpen01);
+        nesterov_ = r.flag("nesterov", false);
+        // Keras only creates the velocity when momentum is used.
+        if (momentum_ > 0) velocity_ = add_buffer("momentum");
+    }
+
+    std::string name() const override { return "SGD"; }
+
+    void step(float* w, const float* g, std::size_t n, double lr) override {
+        check_bound(n);
+        const float a = static_cast<float>(lr), mu = static_cast<float>(momentum_);
+        if (momentum_ > 0) {
+            float* v = buffer(velocity_);
+            for (std::size_t i = 0; i < n; ++i) {
+                v[i] = mu * v[i] - a * g[i];
+                w[i] += nesterov_ ? mu * v[i] - a * g[i] : v[i];
+            }
+        } else {
+            for (std::size_t i = 0; i < n; ++i) w[i] -= a * g[i];
+        }
+        ++iterations_;
+    }
+
+private:
+    double momentum_ = 0;
+    bool nesterov_ = false;
+    std::size_t velocity_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Optimizer> make_sgd(const Params& params) { return std::make_unique<Sgd>(params); }
+
+}  // namespace lf::train_detail
