@@ -1,6 +1,73 @@
-#include <cstdio>
+// layerforge-cli: the studio's jobs from a terminal. Exit codes: 0 ok, 1 runtime failure,
+// 2 usage or input error.
+#include <unistd.h>
 
-int main() {
-    std::puts("layerforge-cli");
-    return 0;
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include "command.h"
+#include "layerforge/core/error.h"
+
+namespace {
+
+void print_overview() {
+    std::string s = "usage: layerforge-cli COMMAND [ARGS] [--json]\n\ncommands:\n";
+    for (const auto& c : lf::cli::commands()) {
+        std::string name = "  " + c.spec.name;
+        name.resize(14, ' ');
+        s += name + c.spec.summary.substr(0, c.spec.summary.find('\n')) + "\n";
+    }
+    s += "\nRun `layerforge-cli COMMAND --help` for a command's options.\n";
+    std::fputs(s.c_str(), stdout);
+}
+
+// OpenMP reads OMP_WAIT_POLICY when the runtime loads, before main. Spinning worker threads
+// fight the data and UI threads on small machines, so default to passive and restart once.
+void ensure_passive_openmp(char** argv) {
+    if (std::getenv("OMP_WAIT_POLICY")) return;
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    execv("/proc/self/exe", argv);  // on failure, carry on with the default policy
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    ensure_passive_openmp(argv);
+    std::vector<std::string> rest(argv + 1, argv + argc);
+    if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
+        print_overview();
+        return rest.empty() ? 2 : 0;
+    }
+    if (rest[0] == "--version") {
+        std::puts("layerforge-cli 0.1.0");
+        return 0;
+    }
+    const lf::cli::Command* cmd = nullptr;
+    for (const auto& c : lf::cli::commands())
+        if (c.spec.name == rest[0]) cmd = &c;
+    if (!cmd) {
+        std::fprintf(stderr, "layerforge-cli: unknown command '%s'; run layerforge-cli --help\n", rest[0].c_str());
+        return 2;
+    }
+    rest.erase(rest.begin());
+    bool json = false;
+    try {
+        lf::cli::Args args(cmd->spec, rest);
+        json = args.flag("json");
+        if (args.help()) {
+            std::fputs(cmd->spec.help_text().c_str(), stdout);
+            return 0;
+        }
+        return cmd->run(args, lf::cli::Reporter(json));
+    } catch (const lf::Error& e) {
+        bool input = e.kind() == lf::ErrorKind::Input;
+        if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", input ? "input" : "runtime"}, {"message", e.what()}});
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return input ? 2 : 1;
+    } catch (const std::exception& e) {
+        if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", "runtime"}, {"message", e.what()}});
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
 }

@@ -46,12 +46,16 @@ std::string number_text(double v) {
     return to_string(ParamValue(v));
 }
 
+}  // namespace
+
 std::string range_text(const ParamSpec& s) {
     std::string t;
     if (std::isfinite(s.min)) t += ">= " + number_text(s.min);
     if (std::isfinite(s.max)) t += (t.empty() ? "<= " : " and <= ") + number_text(s.max);
     return t;
 }
+
+namespace {
 
 bool in_range(const ParamSpec& s, double v) { return v >= s.min && v <= s.max; }
 

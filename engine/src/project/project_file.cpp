@@ -1,60 +1,13 @@
 // Reading and atomically writing *.lfproj files.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <string>
-
-#include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 #include "layerforge/project/project.h"
 
 namespace lf {
 
-Project load_project(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        throw input_error(path + ": project file not found; check the path");
-    if (std::filesystem::is_directory(path, ec))
-        throw input_error(path + ": is a folder; open a .lfproj file");
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    if (!in || !(text << in.rdbuf()) || in.bad())
-        throw input_error(path + ": cannot read the project file (" + std::strerror(errno) +
-                          "); check its permissions");
-    return parse_project(text.str(), path);
-}
+Project load_project(const std::string& path) { return parse_project(read_file(path, "project file"), path); }
 
 void save_project(const Project& p, const std::string& path) {
-    const std::string text = serialize_project(p);
-    const std::string tmp = path + ".tmp";
-    auto fail = [&](const char* step) {
-        const std::string reason = std::strerror(errno);
-        ::unlink(tmp.c_str());
-        return input_error(path + ": cannot save the project (" + step + " " + tmp + ": " + reason +
-                           "); check that the folder exists and is writable");
-    };
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) throw fail("creating");
-    for (std::size_t done = 0; done < text.size();) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            ::close(fd);
-            throw fail("writing");
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) {
-        ::close(fd);
-        throw fail("syncing");
-    }
-    if (::close(fd) != 0) throw fail("closing");
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw fail("renaming");
+    write_file_atomic(path, serialize_project(p), "project");
 }
 
 }  // namespace lf

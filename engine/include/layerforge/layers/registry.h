@@ -78,6 +78,9 @@ struct ParamProblem {
 };
 Params resolve_params(const LayerSpec& spec, const Params& given, std::vector<ParamProblem>& problems);
 
+// ">= 1 and <= 16777216", or "" for an unbounded parameter.
+std::string range_text(const ParamSpec& s);
+
 // Typed access to resolved params (the schema guarantees the kind).
 std::int64_t param_int(const Params& p, const std::string& name);
 double param_float(const Params& p, const std::string& name);

@@ -1,0 +1,85 @@
+#include "args.h"
+
+#include <cstdlib>
+
+#include "layerforge/core/error.h"
+
+namespace lf::cli {
+
+std::string CommandSpec::help_text() const {
+    std::string s = "usage: layerforge-cli " + usage + "\n\n" + summary + "\n";
+    if (options.empty()) return s;
+    s += "\noptions:\n";
+    for (const OptionSpec& o : options) {
+        std::string left = "  --" + o.name + (o.value.empty() ? "" : " " + o.value);
+        left.resize(std::max<std::size_t>(left.size() + 2, 28), ' ');
+        s += left + o.help + "\n";
+    }
+    return s + "  --help                    show this help\n";
+}
+
+Args::Args(const CommandSpec& spec, const std::vector<std::string>& argv) : spec_(spec) {
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+        const std::string& a = argv[i];
+        if (a == "--help" || a == "-h") {
+            flags_["help"] = true;
+            continue;
+        }
+        if (a.rfind("--", 0) != 0 || a == "--") {
+            positional_.push_back(a);
+            continue;
+        }
+        std::string name = a.substr(2), inline_value;
+        bool has_inline = false;
+        if (auto eq = name.find('='); eq != std::string::npos) {
+            inline_value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            has_inline = true;
+        }
+        const OptionSpec* o = nullptr;
+        for (const OptionSpec& c : spec.options)
+            if (c.name == name) o = &c;
+        if (!o) throw input_error("unknown option --" + name + " for '" + spec.name + "'; see layerforge-cli " + spec.name + " --help");
+        if (o->value.empty()) {
+            if (has_inline) throw input_error("option --" + name + " takes no value");
+            flags_[name] = true;
+        } else if (has_inline) {
+            values_[name] = inline_value;
+        } else {
+            if (i + 1 >= argv.size()) throw input_error("option --" + name + " needs a value (" + o->value + ")");
+            values_[name] = argv[++i];
+        }
+    }
+}
+
+std::optional<std::string> Args::value(const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<std::int64_t> Args::integer(const std::string& name) const {
+    auto v = value(name);
+    if (!v) return std::nullopt;
+    char* end = nullptr;
+    long long n = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end) throw input_error("option --" + name + " expects an integer, got '" + *v + "'");
+    return n;
+}
+
+std::optional<double> Args::number(const std::string& name) const {
+    auto v = value(name);
+    if (!v) return std::nullopt;
+    char* end = nullptr;
+    double d = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end) throw input_error("option --" + name + " expects a number, got '" + *v + "'");
+    return d;
+}
+
+const std::string& Args::require(std::size_t n, const std::string& what) const {
+    if (n >= positional_.size())
+        throw input_error("missing " + what + "\nusage: layerforge-cli " + spec_.usage);
+    return positional_[n];
+}
+
+}  // namespace lf::cli

@@ -1,0 +1,90 @@
+// layerforge-cli info PROJECT: a model summary like Keras' model.summary().
+#include <cstdio>
+
+#include "command.h"
+#include "layerforge/graph/analysis.h"
+
+namespace lf::cli {
+
+namespace {
+
+std::string grouped(std::int64_t n) {  // 79510 -> "79,510"
+    std::string digits = std::to_string(n < 0 ? -n : n), s = n < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+        s += digits[i];
+    }
+    return s;
+}
+
+std::string pad(std::string s, std::size_t width) {
+    if (s.size() < width) s.resize(width, ' ');
+    return s + " ";
+}
+
+Json shape_json(const Shape& s) {
+    Json j = Json::array({nullptr});
+    for (Dim d : s.dims) j.push_back(d);
+    return j;
+}
+
+int run_info(const Args& args, const Reporter& out) {
+    const std::string& path = args.require(0, "PROJECT (a .lfproj file)");
+    Project p = load_project(path);
+    Analysis a = analyze(p.graph);
+    Json layers = Json::array();
+    out.line("Model: \"" + p.name + "\"");
+    std::string rule(96, '_');
+    out.line(rule);
+    out.line(pad("Layer (type)", 32) + pad("Output Shape", 22) + pad("Param #", 12) + "Connected to");
+    out.line(std::string(96, '='));
+    const auto& order = a.order.size() == p.graph.nodes.size() ? a.order : std::vector<std::string>{};
+    std::vector<std::string> ids = order;
+    if (ids.empty())
+        for (const Node& n : p.graph.nodes) ids.push_back(n.id);
+    for (const std::string& id : ids) {
+        const Node& n = *p.graph.find(id);
+        const NodeInfo& info = a.nodes[id];
+        std::string inputs;
+        Json in_json = Json::array();
+        for (const Edge& e : p.graph.inputs_of(id)) {
+            inputs += (inputs.empty() ? "" : ", ") + e.from.node;
+            in_json.push_back(e.from.node);
+        }
+        out.line(pad(n.name + " (" + n.type + ")", 32) + pad(info.shaped ? info.layer.output.str() : "?", 22) +
+                 pad(grouped(info.param_count), 12) + inputs);
+        Json l = {{"id", id}, {"name", n.name}, {"type", n.type}, {"params", info.param_count},
+                  {"flops", info.layer.flops}, {"inputs", in_json}};
+        l["output_shape"] = info.shaped ? shape_json(info.layer.output) : Json(nullptr);
+        layers.push_back(l);
+    }
+    out.line(std::string(96, '='));
+    out.line("Total params: " + grouped(a.total_params));
+    out.line("Trainable params: " + grouped(a.trainable_params));
+    out.line("Non-trainable params: " + grouped(a.total_params - a.trainable_params));
+    out.line("FLOPs per sample (forward): " + grouped(a.flops));
+    Json diags = Json::array();
+    for (const Diagnostic& d : a.diagnostics) {
+        bool error = d.severity == Severity::Error;
+        out.line(std::string(error ? "error" : "warning") + ": " + (d.node.empty() ? "graph" : "node '" + d.node + "'") +
+                 ": " + (d.field.empty() ? "" : d.field + ": ") + d.message);
+        diags.push_back({{"node", d.node}, {"field", d.field}, {"severity", error ? "error" : "warning"},
+                         {"message", d.message}});
+    }
+    out.object({{"event", "result"}, {"name", p.name}, {"layers", layers}, {"total_params", a.total_params},
+                {"trainable_params", a.trainable_params}, {"flops", a.flops}, {"valid", a.ok()},
+                {"diagnostics", diags}});
+    return a.ok() ? 0 : 2;
+}
+
+}  // namespace
+
+Command info_command() {
+    return {{"info", "info PROJECT [--json]",
+             "Prints the model summary: each layer with its output shape (channels last) and parameter count,\n"
+             "the totals and the forward FLOPs; exits 2 and lists the problems when the graph is invalid.",
+             {kJsonOption}},
+            run_info};
+}
+
+}  // namespace lf::cli

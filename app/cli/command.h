@@ -1,0 +1,45 @@
+#pragma once
+// The CLI's commands: each has a spec (usage, options, help) and a run function returning the exit code.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "args.h"
+#include "layerforge/project/project.h"
+
+namespace lf::cli {
+
+using Json = nlohmann::ordered_json;
+
+// Prints either human-readable lines or one JSON object per line (--json).
+class Reporter {
+public:
+    explicit Reporter(bool json) : json_(json) {}
+    bool json() const { return json_; }
+    void line(const std::string& text) const;  // human mode only
+    void object(const Json& j) const;          // JSON mode only
+
+private:
+    bool json_;
+};
+
+struct Command {
+    CommandSpec spec;
+    int (*run)(const Args& args, const Reporter& out);
+};
+
+const std::vector<Command>& commands();
+
+Command train_command();
+Command evaluate_command();
+Command info_command();
+Command layers_command();
+
+// Shared by the commands that take a project.
+inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
+std::string default_weights_path(const std::string& project_path);  // NAME.weights.safetensors beside it
+void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit-train, --limit-test, --seed
+std::vector<OptionSpec> data_options();
+
+}  // namespace lf::cli

@@ -1,0 +1,50 @@
+#include <cstdio>
+#include <filesystem>
+
+#include "command.h"
+#include "layerforge/core/error.h"
+
+namespace lf::cli {
+
+void Reporter::line(const std::string& text) const {
+    if (json_) return;
+    std::fputs((text + "\n").c_str(), stdout);
+    std::fflush(stdout);
+}
+
+void Reporter::object(const Json& j) const {
+    if (!json_) return;
+    std::fputs((j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n").c_str(), stdout);
+    std::fflush(stdout);
+}
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> all = {train_command(), evaluate_command(), info_command(), layers_command()};
+    return all;
+}
+
+std::string default_weights_path(const std::string& project_path) {
+    std::filesystem::path p(project_path);
+    return (p.parent_path() / (p.stem().string() + ".weights.safetensors")).string();
+}
+
+std::vector<OptionSpec> data_options() {
+    return {{"batch-size", "N", "override training.batch_size"},
+            {"seed", "N", "override training.seed"},
+            {"limit-train", "N", "use only the first N training samples"},
+            {"limit-test", "N", "use only the first N test samples"}};
+}
+
+void apply_data_options(const Args& args, Project& p) {
+    auto positive = [&](const char* name) {
+        auto v = args.integer(name);
+        if (v && *v < 1) throw input_error(std::string("option --") + name + " must be at least 1");
+        return v;
+    };
+    if (auto v = positive("batch-size")) p.training.batch_size = *v;
+    if (auto v = args.integer("seed")) p.training.seed = *v;
+    if (auto v = positive("limit-train")) p.dataset.limit_train = *v;
+    if (auto v = positive("limit-test")) p.dataset.limit_test = *v;
+}
+
+}  // namespace lf::cli

@@ -1,0 +1,13 @@
+#pragma once
+// Whole-file reads and crash-safe writes (temp file, fsync, rename) with messages that name the file.
+#include <string>
+#include <string_view>
+
+namespace lf {
+
+// Throws lf::Error (Input) "<path>: cannot save the <what> (...); check that the folder exists and is writable".
+void write_file_atomic(const std::string& path, std::string_view data, const std::string& what);
+// Throws lf::Error (Input) naming the path when it is missing, a folder or unreadable.
+std::string read_file(const std::string& path, const std::string& what);
+
+}  // namespace lf

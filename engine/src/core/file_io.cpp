@@ -1,0 +1,55 @@
+#include "layerforge/core/file_io.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "layerforge/core/error.h"
+
+namespace lf {
+
+void write_file_atomic(const std::string& path, std::string_view data, const std::string& what) {
+    const std::string tmp = path + ".tmp";
+    auto fail = [&](const char* step) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(tmp.c_str());
+        return input_error(path + ": cannot save the " + what + " (" + step + " " + tmp + ": " + reason +
+                           "); check that the folder exists and is writable");
+    };
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw fail("creating");
+    for (std::size_t done = 0; done < data.size();) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ::close(fd);
+            throw fail("writing");
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) {
+        ::close(fd);
+        throw fail("syncing");
+    }
+    if (::close(fd) != 0) throw fail("closing");
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw fail("renaming");
+}
+
+std::string read_file(const std::string& path, const std::string& what) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw input_error(path + ": " + what + " not found; check the path");
+    if (std::filesystem::is_directory(path, ec)) throw input_error(path + ": is a folder, not a " + what);
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    if (!in || !(text << in.rdbuf()) || in.bad())
+        throw input_error(path + ": cannot read the " + what + " (" + std::strerror(errno) + "); check its permissions");
+    return text.str();
+}
+
+}  // namespace lf
