@@ -8,6 +8,16 @@
 
 namespace lf {
 
+namespace {
+
+std::string dims_text(const std::vector<std::int64_t>& d) {  // a weight's full shape: "(784, 100)"
+    std::string s = "(";
+    for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
+    return s + ")";
+}
+
+}  // namespace
+
 std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata) {
     nlohmann::ordered_json header;
     if (!metadata.empty()) header["__metadata__"] = metadata;
@@ -44,8 +54,8 @@ void decode_weights(Model& m, const std::string& bytes, const std::string& origi
             if (it->at("dtype") != "F32") throw fail("tensor '" + w.name + "' is " + it->at("dtype").dump() + ", expected F32");
             auto shape = it->at("shape").get<std::vector<std::int64_t>>();
             if (shape != w.shape.dims)
-                throw fail("tensor '" + w.name + "' has shape " + Shape(shape).str() + " but the model needs " +
-                           w.shape.str() + "; the model changed since these weights were saved");
+                throw fail("tensor '" + w.name + "' has shape " + dims_text(shape) + " but the model needs " +
+                           dims_text(w.shape.dims) + "; the model changed since these weights were saved");
             auto off = it->at("data_offsets").get<std::vector<std::uint64_t>>();
             if (off.size() != 2 || off[0] > off[1] || off[1] > data_size || off[1] - off[0] != w.size * sizeof(float))
                 throw fail("tensor '" + w.name + "' has bad data offsets; the file is damaged");
