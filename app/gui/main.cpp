@@ -17,6 +17,7 @@ namespace {
 
 QTreeWidget* summary_tree(const lf::Project& p, const lf::Analysis& a) {
     auto* tree = new QTreeWidget;
+    tree->setRootIsDecorated(false);
     tree->setHeaderLabels({QObject::tr("Layer"), QObject::tr("Type"), QObject::tr("Output shape"),
                            QObject::tr("Parameters"), QObject::tr("Problems")});
     for (const lf::Node& n : p.graph.nodes) {
