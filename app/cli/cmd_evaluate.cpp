@@ -12,9 +12,8 @@ namespace lf::cli {
 namespace {
 
 int run_evaluate(const Args& args, const Reporter& out) {
-    const std::string& path = args.require(0, "PROJECT (a .lfproj file)");
-    Project p = load_project(path);
-    apply_data_options(args, p);
+    Project p = open_project(args);
+    const std::string& path = args.positional()[0];
     Model model(p.graph);
     std::string weights = args.value("weights").value_or(default_weights_path(path));
     if (!std::filesystem::exists(weights))

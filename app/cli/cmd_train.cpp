@@ -13,9 +13,8 @@ namespace lf::cli {
 namespace {
 
 int run_train(const Args& args, const Reporter& out) {
-    const std::string& path = args.require(0, "PROJECT (a .lfproj file)");
-    Project p = load_project(path);
-    apply_data_options(args, p);
+    Project p = open_project(args);
+    const std::string& path = args.positional()[0];
     if (auto v = args.integer("epochs")) {
         if (*v < 1) throw input_error("option --epochs must be at least 1");
         p.training.epochs = *v;

@@ -40,6 +40,8 @@ Command layers_command();
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
 std::string default_weights_path(const std::string& project_path);  // NAME.weights.safetensors beside it
 void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit-train, --limit-test, --seed
+// Loads the project named by the first positional argument and applies the data options.
+Project open_project(const Args& args);
 std::vector<OptionSpec> data_options();
 
 }  // namespace lf::cli

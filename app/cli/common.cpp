@@ -48,3 +48,13 @@ void apply_data_options(const Args& args, Project& p) {
 }
 
 }  // namespace lf::cli
+
+namespace lf::cli {
+
+Project open_project(const Args& args) {
+    Project p = load_project(args.require(0, "PROJECT (a .lfproj file)"));
+    apply_data_options(args, p);
+    return p;
+}
+
+}  // namespace lf::cli
