@@ -87,7 +87,7 @@ void Trainer::check_dataset(const TensorDataset& d, const char* what) const {
                               " outside the output layer's range");
 }
 
-void Trainer::emit(TrainEvent e) {
+void Trainer::notify(TrainEvent e) {
     for (TrainObserver* o : observers_) o->on_event(e);
 }
 
@@ -109,13 +109,13 @@ void Trainer::request_stop() {
 void Trainer::wait_while_paused(TrainEvent base) {
     if (!pause_) return;
     base.kind = EventKind::Paused;
-    emit(base);
+    notify(base);
     {
         std::unique_lock lock(pause_mutex_);
         pause_cv_.wait(lock, [&] { return !pause_; });
     }
     base.kind = EventKind::Resumed;
-    emit(base);
+    notify(base);
 }
 
 }  // namespace lf

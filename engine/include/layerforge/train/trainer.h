@@ -82,7 +82,7 @@ public:
 private:
     Plan& plan_for(std::int64_t batch, bool training);
     void check_dataset(const TensorDataset& d, const char* what) const;
-    void emit(TrainEvent e);
+    void notify(TrainEvent e);  // not "emit": Qt code that includes this header defines emit as a macro
     void wait_while_paused(TrainEvent base);
 
     Model& model_;
