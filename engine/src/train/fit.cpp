@@ -35,6 +35,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     if (validation) check_dataset(*validation, "validation");
     if (train.size() == 0) throw input_error("the training data is empty");
     stop_ = false;
+    make_callbacks();  // a second fit must not inherit the last run's best value, wait count or lr scale
 
     const std::int64_t n = train.size(), bs = std::min<std::int64_t>(config_.batch_size, n);
     const std::int64_t steps_per_epoch = (n + bs - 1) / bs, epochs = config_.epochs;

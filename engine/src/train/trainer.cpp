@@ -46,7 +46,17 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
     optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
     optimizer_->bind(model_.weights().size());
     schedule_ = configured("schedule", [&] { return make_schedule(config.schedule.type, config.schedule.params); });
-    for (const NamedConfig& c : config.callbacks) {
+    make_callbacks();
+    if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
+    if (config.epochs < 0) throw input_error("training.epochs: must not be negative");
+}
+
+Trainer::~Trainer() = default;
+
+void Trainer::make_callbacks() {
+    early_stopping_.reset();
+    reduce_lr_.reset();
+    for (const NamedConfig& c : config_.callbacks) {
         if (c.type == "EarlyStopping")
             early_stopping_ = configured("callbacks", [&] { return std::make_unique<EarlyStopping>(c.params); });
         else if (c.type == "ReduceLROnPlateau")
@@ -55,11 +65,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
             throw input_error("training.callbacks: unknown callback '" + c.type +
                               "' (known: EarlyStopping, ReduceLROnPlateau)");
     }
-    if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
-    if (config.epochs < 0) throw input_error("training.epochs: must not be negative");
 }
-
-Trainer::~Trainer() = default;
 
 Plan& Trainer::plan_for(std::int64_t batch, bool training) {
     auto& slot = plans_[{batch, training}];
