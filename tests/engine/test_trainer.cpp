@@ -15,6 +15,7 @@
 #include "graph_builder.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
+#include "layerforge/train/optimizer.h"
 #include "layerforge/train/trainer.h"
 #include "lf_test_util.h"
 
@@ -402,6 +403,27 @@ private slots:
             if (e.kind == EventKind::Step || e.kind == EventKind::EpochEnd)
                 LF_COMPARE_NEAR(e.learning_rate, expected[e.epoch - 1], 1e-15);
         for (std::size_t i = 0; i < 4; ++i) LF_COMPARE_NEAR(metric(run.result.history[i], "lr"), expected[i], 1e-15);
+    }
+
+    // 6c. A second fit on the same Trainer starts its callbacks afresh, as Keras callbacks reset
+    // in on_train_begin; only the optimizer state carries over.
+    void second_fit_starts_callbacks_afresh() {
+        const lf::TensorDataset train = synthetic(40), validation = synthetic(20, 2);
+        lf::TrainingConfig config = sgd_config(0.1, 10, 10);
+        config.callbacks = {{"EarlyStopping", {{"min_delta", 1e9}, {"patience", std::int64_t(1)}}},
+                            {"ReduceLROnPlateau",
+                             {{"factor", 0.5}, {"patience", std::int64_t(0)}, {"min_delta", 1e9}}}};
+        lf::Model model = make_model(small_mlp());
+        lf::Trainer trainer(model, config);
+        for (int run = 0; run < 2; ++run) {
+            const lf::FitResult r = trainer.fit(train, &validation);
+            QCOMPARE(r.status, std::string("early_stopped"));
+            QCOMPARE(r.epochs_run, std::int64_t(2));
+            QVERIFY2(r.message.find("after epoch 1") != std::string::npos, r.message.c_str());
+            QCOMPARE(metric(r.history[0], "lr"), 0.1);
+            QCOMPARE(metric(r.history[1], "lr"), 0.1);
+        }
+        QCOMPARE(trainer.optimizer().iterations(), std::int64_t(16));
     }
 
     // 7. evaluate and predict against hand-computed values: Dense(2) with identity kernel and
