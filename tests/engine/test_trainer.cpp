@@ -55,26 +55,10 @@ double metric(const lf::Metrics& m, const std::string& name) {
 
 bool has_metric(const lf::Metrics& m, const std::string& name) { return !std::isnan(metric(m, name)); }
 
-// The tutorial MLP: Input(28,28,1) -> Flatten -> Dense(100, relu) -> Dense(10) -> Softmax.
-lf::Graph tutorial_mlp() {
-    GraphBuilder b;
-    auto in = b.add("Input", {{"shape", IntList{28, 28, 1}}});
-    auto f = b.add("Flatten", {}, {in});
-    auto h = b.add("Dense", {{"units", std::int64_t(100)}, {"activation", std::string("relu")}}, {f});
-    auto o = b.add("Dense", {{"units", std::int64_t(10)}}, {h});
-    b.add("Softmax", {}, {o});
-    return b.graph;
-}
+lf::Graph tutorial_mlp() { return mlp_builder().graph; }
 
-// A small classifier for the fast tests: Input(4) -> Dense(8, relu) -> Dense(3) -> Softmax.
-lf::Graph small_mlp() {
-    GraphBuilder b;
-    auto in = b.add("Input", {{"shape", IntList{4}}});
-    auto h = b.add("Dense", {{"units", std::int64_t(8)}, {"activation", std::string("relu")}}, {in});
-    auto o = b.add("Dense", {{"units", std::int64_t(3)}}, {h});
-    b.add("Softmax", {}, {o});
-    return b.graph;
-}
+// A small classifier for the fast tests: Input(4) -> Flatten -> Dense(8, relu) -> Dense(3) -> Softmax.
+lf::Graph small_mlp() { return mlp_builder({4}, 8, "relu", 3).graph; }
 
 // n samples of 4 uniform features; the label is the index of the largest of the first three.
 lf::TensorDataset synthetic(std::int64_t n, std::uint64_t seed = 1) {
@@ -123,6 +107,38 @@ Run fit_small(const lf::TrainingConfig& config, const lf::TensorDataset& train,
     trainer.set_log_every(log_every);
     run.result = trainer.fit(train, validation);
     run.weights = model.weights();
+    return run;
+}
+
+// Fits the small MLP (40 samples, batch 10) for `epochs`, pausing from the observer at `step`;
+// after `delay` another thread calls `then` (request_resume or request_stop) on the trainer.
+struct PausedRun {
+    lf::FitResult result;
+    Recorder rec;
+    std::chrono::steady_clock::duration elapsed{};
+};
+PausedRun fit_paused_at(std::int64_t step, std::int64_t epochs, std::chrono::milliseconds delay,
+                        void (lf::Trainer::*then)()) {
+    const lf::TensorDataset train = synthetic(40);
+    lf::Model model = make_model(small_mlp());
+    lf::Trainer trainer(model, sgd_config(0.1, epochs, 10));
+    PausedRun run;
+    std::thread other;
+    run.rec.hook = [&](const lf::TrainEvent& e) {
+        if (e.kind != EventKind::Step || e.step != step) return;
+        trainer.request_pause();
+        other = std::thread([&] {
+            std::this_thread::sleep_for(delay);
+            (trainer.*then)();
+        });
+    };
+    trainer.add_observer(&run.rec);
+    trainer.set_log_every(1);
+    const auto t0 = std::chrono::steady_clock::now();
+    run.result = trainer.fit(train, nullptr);
+    run.elapsed = std::chrono::steady_clock::now() - t0;
+    if (other.joinable()) other.join();
+    run.rec.hook = nullptr;  // it refers to this frame's trainer
     return run;
 }
 
@@ -278,27 +294,10 @@ private slots:
 
     // 4b. Stop requested by another thread while the fit is paused: it wakes and stops.
     void stop_from_another_thread_while_paused() {
-        const lf::TensorDataset train = synthetic(40);
-        lf::Model model = make_model(small_mlp());
-        lf::Trainer trainer(model, sgd_config(0.1, 100000, 10));
-        Recorder rec;
-        std::thread stopper;
-        rec.hook = [&](const lf::TrainEvent& e) {
-            if (e.kind == EventKind::Step && e.step == 5) {
-                trainer.request_pause();
-                stopper = std::thread([&] {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(30));
-                    trainer.request_stop();
-                });
-            }
-        };
-        trainer.add_observer(&rec);
-        trainer.set_log_every(1);
-        const lf::FitResult r = trainer.fit(train, nullptr);
-        stopper.join();
-        QCOMPARE(r.status, std::string("stopped"));
-        QCOMPARE(r.steps, std::int64_t(5));
-        const auto kinds = rec.kinds();
+        const PausedRun run = fit_paused_at(5, 100000, std::chrono::milliseconds(30), &lf::Trainer::request_stop);
+        QCOMPARE(run.result.status, std::string("stopped"));
+        QCOMPARE(run.result.steps, std::int64_t(5));
+        const auto kinds = run.rec.kinds();
         const std::vector<EventKind> tail(kinds.end() - 4, kinds.end());
         QCOMPARE(tail, (std::vector<EventKind>{EventKind::Step, EventKind::Paused, EventKind::Resumed,
                                                EventKind::Stopped}));
@@ -306,34 +305,16 @@ private slots:
 
     // 4c. Paused from an observer, resumed by another thread: every step still runs.
     void pause_and_resume() {
-        const lf::TensorDataset train = synthetic(40);
-        lf::Model model = make_model(small_mlp());
-        lf::Trainer trainer(model, sgd_config(0.1, 3, 10));
-        Recorder rec;
-        std::thread resumer;
-        rec.hook = [&](const lf::TrainEvent& e) {
-            if (e.kind == EventKind::Step && e.step == 2) {
-                trainer.request_pause();
-                resumer = std::thread([&] {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                    trainer.request_resume();
-                });
-            }
-        };
-        trainer.add_observer(&rec);
-        trainer.set_log_every(1);
-        const auto t0 = std::chrono::steady_clock::now();
-        const lf::FitResult r = trainer.fit(train, nullptr);
-        resumer.join();
-        QVERIFY(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(50));
-        QCOMPARE(r.status, std::string("finished"));
-        QCOMPARE(r.steps, std::int64_t(12));
-        const auto paused = rec.of(EventKind::Paused), resumed = rec.of(EventKind::Resumed);
+        const PausedRun run = fit_paused_at(2, 3, std::chrono::milliseconds(50), &lf::Trainer::request_resume);
+        QVERIFY(run.elapsed >= std::chrono::milliseconds(50));
+        QCOMPARE(run.result.status, std::string("finished"));
+        QCOMPARE(run.result.steps, std::int64_t(12));
+        const auto paused = run.rec.of(EventKind::Paused), resumed = run.rec.of(EventKind::Resumed);
         QCOMPARE(paused.size(), std::size_t(1));
         QCOMPARE(resumed.size(), std::size_t(1));
         QCOMPARE(paused[0].step, std::int64_t(2));
         QCOMPARE(resumed[0].step, std::int64_t(2));
-        const auto kinds = rec.kinds();
+        const auto kinds = run.rec.kinds();
         const auto at = std::find(kinds.begin(), kinds.end(), EventKind::Paused);
         QCOMPARE(*(at - 1), EventKind::Step);
         QCOMPARE(*(at + 1), EventKind::Resumed);
