@@ -18,15 +18,7 @@ QString error_on(const lf::Analysis& a, const std::string& node, const std::stri
     return {};
 }
 
-GraphBuilder mlp() {
-    GraphBuilder b;
-    auto in = b.add("Input", {{"shape", IntList{28, 28, 1}}});
-    auto f = b.add("Flatten", {}, {in});
-    auto d1 = b.add("Dense", {{"units", std::int64_t(100)}, {"activation", std::string("relu")}}, {f});
-    auto d2 = b.add("Dense", {{"units", std::int64_t(10)}}, {d1});
-    b.add("Softmax", {}, {d2});
-    return b;
-}
+GraphBuilder mlp() { return mlp_builder(); }
 
 }  // namespace
 

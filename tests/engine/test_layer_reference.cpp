@@ -57,13 +57,7 @@ private slots:
         run("dense_relu", b.graph);
     }
     void mlp_softmax() {
-        GraphBuilder b;
-        auto in = b.add("Input", {{"shape", IntList{2, 3, 2}}});
-        auto f = b.add("Flatten", {}, {in});
-        auto d1 = b.add("Dense", {{"units", std::int64_t(5)}, {"activation", std::string("tanh")}}, {f});
-        auto d2 = b.add("Dense", {{"units", std::int64_t(3)}}, {d1});
-        b.add("Softmax", {}, {d2});
-        run("mlp_softmax", b.graph);
+        run("mlp_softmax", mlp_builder({2, 3, 2}, 5, "tanh", 3).graph);
     }
     void add_concat() {
         GraphBuilder b;

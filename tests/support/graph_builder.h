@@ -1,6 +1,9 @@
 #pragma once
 // Builds small graphs in tests: each add() names the producers feeding the new node in port order.
+#include <cctype>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "layerforge/graph/graph.h"
@@ -16,3 +19,16 @@ struct GraphBuilder {
         return id;
     }
 };
+
+// Input(shape) -> Flatten -> Dense(hidden, activation) -> Dense(classes) -> Softmax; the defaults
+// are the tutorial MLP. Node ids: input_0, flatten_1, dense_2, dense_3, softmax_4.
+inline GraphBuilder mlp_builder(lf::IntList shape = {28, 28, 1}, std::int64_t hidden = 100,
+                                const std::string& activation = "relu", std::int64_t classes = 10) {
+    GraphBuilder b;
+    auto in = b.add("Input", {{"shape", std::move(shape)}});
+    auto f = b.add("Flatten", {}, {in});
+    auto d1 = b.add("Dense", {{"units", hidden}, {"activation", activation}}, {f});
+    auto d2 = b.add("Dense", {{"units", classes}}, {d1});
+    b.add("Softmax", {}, {d2});
+    return b;
+}

@@ -35,6 +35,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     if (validation) check_dataset(*validation, "validation");
     if (train.size() == 0) throw input_error("the training data is empty");
     stop_ = false;
+    make_callbacks();  // a second fit must not inherit the last run's best value, wait count or lr scale
 
     const std::int64_t n = train.size(), bs = std::min<std::int64_t>(config_.batch_size, n);
     const std::int64_t steps_per_epoch = (n + bs - 1) / bs, epochs = config_.epochs;
@@ -52,7 +53,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     ev.steps_per_epoch = steps_per_epoch;
     ev.total_steps = steps_per_epoch * epochs;
     ev.kind = EventKind::RunStarted;
-    emit(ev);
+    notify(ev);
     const auto run_start = Clock::now();
 
     auto finish = [&](const std::string& status, const std::string& message, EventKind kind) {
@@ -63,7 +64,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
         ev.kind = kind;
         ev.message = message;
         ev.elapsed_seconds = seconds_since(run_start);
-        emit(ev);
+        notify(ev);
         return result;
     };
 
@@ -109,7 +110,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
                 ev.elapsed_seconds = seconds_since(run_start);
                 ev.metrics = {{"loss", loss_sum / double(seen)}};
                 for (auto& m : metrics_) ev.metrics.emplace_back(m->name(), m->result());
-                if (!last) emit(ev);
+                if (!last) notify(ev);
                 window_images = 0;
                 window_start = Clock::now();
             }
@@ -127,7 +128,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
         ev.kind = EventKind::EpochEnd;
         ev.metrics = epoch_metrics;
         ev.elapsed_seconds = seconds_since(run_start);
-        emit(ev);
+        notify(ev);
 
         if (reduce_lr_) lr_scale = reduce_lr_->on_epoch_end(lookup(epoch_metrics, reduce_lr_->monitor()), ev.learning_rate);
         if (early_stopping_) {

@@ -46,7 +46,17 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
     optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
     optimizer_->bind(model_.weights().size());
     schedule_ = configured("schedule", [&] { return make_schedule(config.schedule.type, config.schedule.params); });
-    for (const NamedConfig& c : config.callbacks) {
+    make_callbacks();
+    if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
+    if (config.epochs < 0) throw input_error("training.epochs: must not be negative");
+}
+
+Trainer::~Trainer() = default;
+
+void Trainer::make_callbacks() {
+    early_stopping_.reset();
+    reduce_lr_.reset();
+    for (const NamedConfig& c : config_.callbacks) {
         if (c.type == "EarlyStopping")
             early_stopping_ = configured("callbacks", [&] { return std::make_unique<EarlyStopping>(c.params); });
         else if (c.type == "ReduceLROnPlateau")
@@ -55,11 +65,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
             throw input_error("training.callbacks: unknown callback '" + c.type +
                               "' (known: EarlyStopping, ReduceLROnPlateau)");
     }
-    if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
-    if (config.epochs < 0) throw input_error("training.epochs: must not be negative");
 }
-
-Trainer::~Trainer() = default;
 
 Plan& Trainer::plan_for(std::int64_t batch, bool training) {
     auto& slot = plans_[{batch, training}];
@@ -87,7 +93,7 @@ void Trainer::check_dataset(const TensorDataset& d, const char* what) const {
                               " outside the output layer's range");
 }
 
-void Trainer::emit(TrainEvent e) {
+void Trainer::notify(TrainEvent e) {
     for (TrainObserver* o : observers_) o->on_event(e);
 }
 
@@ -109,13 +115,13 @@ void Trainer::request_stop() {
 void Trainer::wait_while_paused(TrainEvent base) {
     if (!pause_) return;
     base.kind = EventKind::Paused;
-    emit(base);
+    notify(base);
     {
         std::unique_lock lock(pause_mutex_);
         pause_cv_.wait(lock, [&] { return !pause_; });
     }
     base.kind = EventKind::Resumed;
-    emit(base);
+    notify(base);
 }
 
 }  // namespace lf

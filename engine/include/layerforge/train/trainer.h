@@ -80,9 +80,10 @@ public:
     Optimizer& optimizer() { return *optimizer_; }
 
 private:
+    void make_callbacks();  // fresh callback state, as Keras callbacks reset in on_train_begin
     Plan& plan_for(std::int64_t batch, bool training);
     void check_dataset(const TensorDataset& d, const char* what) const;
-    void emit(TrainEvent e);
+    void notify(TrainEvent e);  // not "emit": Qt code that includes this header defines emit as a macro
     void wait_while_paused(TrainEvent base);
 
     Model& model_;
