@@ -34,7 +34,8 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     check_dataset(train, "training");
     if (validation) check_dataset(*validation, "validation");
     if (train.size() == 0) throw input_error("the training data is empty");
-    stop_ = false;
+    stop_ = false;  // requests from an earlier run do not carry over
+    pause_ = false;
     make_callbacks();  // a second fit must not inherit the last run's best value, wait count or lr scale
 
     const std::int64_t n = train.size(), bs = std::min<std::int64_t>(config_.batch_size, n);
@@ -105,7 +106,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
                 double dt = seconds_since(window_start);
                 ev.kind = EventKind::Step;
                 ev.images_per_second = dt > 0 ? double(window_images) / dt : 0;
-                double steps_left = double(ev.total_steps - ev.step);
+                double steps_left = double(ev.total_steps - result.steps);  // this fit only
                 ev.eta_seconds = ev.images_per_second > 0 ? steps_left * double(bs) / ev.images_per_second : 0;
                 ev.elapsed_seconds = seconds_since(run_start);
                 ev.metrics = {{"loss", loss_sum / double(seen)}};
