@@ -8,6 +8,21 @@ namespace lf::train_detail {
 
 namespace {
 
+// The fused update over all parameters, the hot loop of every training step. Kept apart with
+// non-aliasing pointers so it vectorises (sqrt and div included: the engine builds with
+// -fno-math-errno); on x86-64 it is also compiled for AVX2 and AVX-512 and the loader picks the
+// widest the CPU has. Same IEEE operations in the same order, so results do not change.
+LF_VECTOR_CLONES void adam_update(float* __restrict w, float* __restrict m, float* __restrict v,
+                                  const float* __restrict g, std::size_t n, float a, float decay, float b1,
+                                  float b2, float eps) {
+    for (std::size_t i = 0; i < n; ++i) {
+        w[i] -= w[i] * decay;
+        m[i] += (g[i] - m[i]) * b1;
+        v[i] += (g[i] * g[i] - v[i]) * b2;
+        w[i] -= a * m[i] / (std::sqrt(v[i]) + eps);
+    }
+}
+
 class Adam final : public BufferedOptimizer {
 public:
     Adam(const std::string& type, const Params& params) : name_(type) {
@@ -34,14 +49,7 @@ public:
         const float a = static_cast<float>(alpha), decay = static_cast<float>(lr * weight_decay_);
         const float b1 = static_cast<float>(1 - beta_1_), b2 = static_cast<float>(1 - beta_2_);
         const float eps = static_cast<float>(epsilon_);
-        float* m = buffer(m_);
-        float* v = buffer(v_);
-        for (std::size_t i = 0; i < n; ++i) {
-            w[i] -= w[i] * decay;
-            m[i] += (g[i] - m[i]) * b1;
-            v[i] += (g[i] * g[i] - v[i]) * b2;
-            w[i] -= a * m[i] / (std::sqrt(v[i]) + eps);
-        }
+        adam_update(w, buffer(m_), buffer(v_), g, n, a, decay, b1, b2, eps);
         ++iterations_;
     }
 

@@ -12,8 +12,17 @@ namespace {
 double row_from_logits(const float* z, std::int32_t label, std::int64_t c, float* g, double scale) {
     double mx = z[0];
     for (std::int64_t j = 1; j < c; ++j) mx = std::max(mx, static_cast<double>(z[j]));
+    // exp(z_j - mx) is needed twice (the sum, then softmax = e_j / sum): for the usual class
+    // counts keep it on the stack instead of calling exp() a second time per class.
+    constexpr std::int64_t kKeep = 64;
+    double e[kKeep];
+    const bool keep = g && c <= kKeep;
     double sum = 0;
-    for (std::int64_t j = 0; j < c; ++j) sum += std::exp(z[j] - mx);
+    for (std::int64_t j = 0; j < c; ++j) {
+        const double ej = std::exp(z[j] - mx);
+        if (keep) e[j] = ej;
+        sum += ej;
+    }
     const double lse = mx + std::log(sum);
     double loss = 0, total = 0;
     for (std::int64_t j = 0; j < c; ++j) {
@@ -21,7 +30,10 @@ double row_from_logits(const float* z, std::int32_t label, std::int64_t c, float
         loss += t * (lse - z[j]);
         total += t;
     }
-    if (g)
+    if (keep)
+        for (std::int64_t j = 0; j < c; ++j)
+            g[j] = static_cast<float>((e[j] / sum * total - target(label, j, c)) * scale);
+    else if (g)
         for (std::int64_t j = 0; j < c; ++j)
             g[j] = static_cast<float>((std::exp(z[j] - lse) * total - target(label, j, c)) * scale);
     return loss;

@@ -115,7 +115,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
                 window_images = 0;
                 window_start = Clock::now();
             }
-            wait_while_paused(ev);
+            if (pause_) wait_while_paused(ev);  // takes a copy of ev: only when pausing
             if (stop_) return finish("stopped", "stopped by request at epoch " + std::to_string(epoch) + ", step " +
                                                     std::to_string(ev.step), EventKind::Stopped);
         }

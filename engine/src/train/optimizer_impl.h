@@ -8,6 +8,13 @@
 #include "layerforge/train/optimizer.h"
 #include "train/param_reader.h"
 
+// Hot element-wise loops get AVX2/AVX-512 clones on x86-64 (GCC/Clang function multi-versioning).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+#define LF_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define LF_VECTOR_CLONES
+#endif
+
 namespace lf::train_detail {
 
 class BufferedOptimizer : public Optimizer {
