@@ -35,6 +35,13 @@ class TestCli : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
+    // A copy of a template in the temp folder: training records its run beside the project.
+    QString copy_of(const char* name) {
+        QString path = dir_.filePath(name);
+        if (!QFile::exists(path)) QFile::copy(templ(name), path);
+        return path;
+    }
+
     QString write(const QString& name, const QByteArray& text) {
         QFile f(dir_.filePath(name));
         f.open(QIODevice::WriteOnly);
@@ -45,7 +52,7 @@ class TestCli : public QObject {
 private slots:
     void help_on_every_command() {
         QCOMPARE(cli({"--help"}).code, 0);
-        for (const char* c : {"train", "evaluate", "info", "layers"}) {
+        for (const char* c : {"train", "evaluate", "info", "layers", "runs", "checkpoints", "restore"}) {
             Run r = cli({c, "--help"});
             QCOMPARE(r.code, 0);
             QVERIFY2(r.out.contains(QString("usage: layerforge-cli ") + c), qPrintable(r.out));
@@ -122,11 +129,12 @@ private slots:
     }
     void train_then_evaluate_on_fashion_mnist() {
         QString weights = dir_.filePath("mlp.safetensors");
-        Run r = cli({"train", templ("fashion_mlp.lfproj"), "--epochs", "2", "--limit-train", "3000", "--limit-test",
+        Run r = cli({"train", copy_of("fashion_mlp.lfproj"), "--epochs", "2", "--limit-train", "3000", "--limit-test",
                      "1000", "--log-every", "20", "--weights-out", weights, "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         auto lines = r.lines();
-        QCOMPARE(lines.front()["event"], "run_started");
+        QCOMPARE(lines.front()["event"], "run");  // recorded in the project's run store
+        QCOMPARE(lines[1]["event"], "run_started");
         int steps = 0, epochs = 0;
         for (const json& l : lines) {
             if (l["event"] == "step") {
@@ -161,7 +169,7 @@ private slots:
         QVERIFY2(r.err.contains("run `layerforge-cli train"), qPrintable(r.err));
     }
     void diverging_training_exits_1() {
-        Run r = cli({"train", templ("fashion_mlp.lfproj"), "--epochs", "1", "--limit-train", "500", "--limit-test",
+        Run r = cli({"train", copy_of("fashion_mlp.lfproj"), "--epochs", "1", "--limit-train", "500", "--limit-test",
                      "100", "--learning-rate", "1e30", "--weights-out", dir_.filePath("nan.safetensors")});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("NaN") || r.err.contains("infinite"), qPrintable(r.err));
