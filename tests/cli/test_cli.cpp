@@ -5,27 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
+
 using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-    std::vector<json> lines() const {  // every stdout line parsed as JSON
-        std::vector<json> v;
-        for (const QString& l : out.split('\n', Qt::SkipEmptyParts)) v.push_back(json::parse(l.toStdString()));
-        return v;
-    }
-};
-
-Run cli(const QStringList& args, int timeout_ms = 120000) {
-    QProcess p;
-    p.start(qEnvironmentVariable("LF_CLI"), args);
-    if (!p.waitForFinished(timeout_ms)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using Run = CliRun;
 
 QString templ(const char* name) { return qEnvironmentVariable("LF_SOURCE_DIR") + "/resources/templates/" + name; }
 

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "graph_builder.h"
+#include "synthetic_data.h"
 #include "layerforge/core/error.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
@@ -25,20 +26,6 @@ lf::Graph dropout_mlp() {
     return b.graph;
 }
 
-lf::TensorDataset synthetic(std::int64_t n, std::uint64_t seed) {
-    lf::TensorDataset d;
-    d.sample_shape = lf::Shape{4};
-    d.class_names = {"a", "b", "c"};
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> u(0.f, 1.f);
-    for (std::int64_t i = 0; i < n; ++i) {
-        float x[4];
-        for (float& v : x) v = u(rng);
-        d.images.insert(d.images.end(), x, x + 4);
-        d.labels.push_back(std::int32_t(std::max_element(x, x + 3) - x));
-    }
-    return d;
-}
 
 lf::TrainingConfig config() {
     lf::TrainingConfig c;  // Adam

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
 #include "layerforge/project/project.h"
 #include "layerforge/store/checkpoint.h"
 #include "layerforge/store/run_store.h"
@@ -16,26 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-    std::vector<json> lines() const {  // complete JSON lines (a killed process may leave half a line)
-        std::vector<json> v;
-        for (const QString& l : out.split('\n', Qt::SkipEmptyParts)) {
-            json j = json::parse(l.toStdString(), nullptr, false);
-            if (!j.is_discarded()) v.push_back(j);
-        }
-        return v;
-    }
-};
-
-Run cli(const QStringList& args, int timeout_ms = 120000) {
-    QProcess p;
-    p.start(qEnvironmentVariable("LF_CLI"), args);
-    if (!p.waitForFinished(timeout_ms)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using Run = CliRun;
 
 QByteArray read(const QString& path) {
     QFile f(path);

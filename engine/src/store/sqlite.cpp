@@ -19,6 +19,8 @@ Db::Db(const std::string& path, bool create, bool read_only) : path_(path) {
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 10000);
     // A file that is not a database fails here, on the first read.
+    // Large pages keep a checkpoint blob's overflow chain short; only a new file takes it.
+    if (!read_only) exec("PRAGMA page_size=65536");
     if (!read_only) exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=FULL");
     exec("PRAGMA foreign_keys=ON");
