@@ -136,6 +136,8 @@ int export_csv(const Args& args, const Reporter& out, RunStore& store) {
         if (!(f << text)) throw input_error(*path + ": cannot write the CSV file; check the folder");
         out.line("wrote " + std::to_string(rows.size()) + " rows to " + *path);
         out.object({{"event", "export"}, {"run", run}, {"rows", rows.size()}, {"path", *path}});
+    } else if (out.json()) {
+        out.object({{"event", "export"}, {"run", run}, {"rows", rows.size()}, {"csv", text}});
     } else {
         std::fputs(text.c_str(), stdout);
     }

@@ -3,7 +3,10 @@
 // files, and checkpoint blobs (graph mismatch, partial restore, optimizer state).
 #include <QtTest>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <fstream>
 #include <thread>
@@ -180,6 +183,56 @@ PRAGMA user_version=1;)");
             QFile::setPermissions(ro.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
             QVERIFY(thrown);
         }
+    }
+
+    void locked_store_fails_with_a_clear_message() {
+        const std::string path = fresh();
+        { lf::RunStore create(path); }
+        sqlite3* other = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+        lf::RunStore store(path, true, 100);
+        bool thrown = false;
+        try {
+            store.create_run({.name = "r", .graph = "{}", .settings = "{}"});
+        } catch (const lf::Error& e) {
+            thrown = std::string(e.what()).find("locked") != std::string::npos;
+        }
+        QVERIFY(thrown);
+        QCOMPARE(int(store.runs().size()), 0);  // readers still read
+        sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(other);
+        store.create_run({.name = "r", .graph = "{}", .settings = "{}"});
+    }
+
+    // A write that runs out of space (a file-size limit stands in for a full disk) fails with a
+    // message; everything committed before stays intact and checksum-valid.
+    void full_disk_keeps_what_was_committed() {
+        const std::string path = fresh();
+        lf::RunStore store(path);
+        std::int64_t run = store.create_run({.name = "r", .graph = "{}", .settings = "{}"});
+        const std::string small(10000, 's');
+        std::int64_t kept = store.save_checkpoint(run, 1, 1, "{}", small, {});
+        std::signal(SIGXFSZ, SIG_IGN);
+        rlimit old{};
+        getrlimit(RLIMIT_FSIZE, &old);
+        rlimit limit = old;
+        limit.rlim_cur = 3 << 20;
+        setrlimit(RLIMIT_FSIZE, &limit);
+        bool thrown = false;
+        try {
+            store.save_checkpoint(run, 2, 1, "{}", std::string(8 << 20, 'b'), {});
+        } catch (const lf::Error& e) {
+            const std::string m = e.what();
+            thrown = m.find(path) != std::string::npos && m.find("full") != std::string::npos;
+        }
+        setrlimit(RLIMIT_FSIZE, &old);
+        QVERIFY(thrown);
+        lf::RunStore again(path);
+        QCOMPARE(again.integrity_check(), std::string("ok"));
+        QCOMPARE(again.checkpoints().size(), std::size_t(1));
+        QCOMPARE(again.checkpoint_blob(kept), small);
+        again.save_checkpoint(run, 3, 1, "{}", small, {});  // and it works again with room
     }
 
     void metric_writer_batches_while_a_reader_reads() {

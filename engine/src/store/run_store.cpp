@@ -45,10 +45,10 @@ std::string RunStore::path_for_project(const std::string& project_path) {
     return (p.parent_path() / (p.stem().string() + ".lfruns")).string();
 }
 
-RunStore::RunStore(const std::string& path, bool create) {
+RunStore::RunStore(const std::string& path, bool create, int busy_timeout_ms) {
     if (!create && !std::filesystem::exists(path))
         throw input_error(path + ": no run store yet; train the project first (layerforge-cli train)");
-    db_ = std::make_unique<Db>(path, create, false);
+    db_ = std::make_unique<Db>(path, create, false, busy_timeout_ms);
     store_detail::migrate(*db_);
 }
 

@@ -4,7 +4,7 @@
 
 namespace lf::store_detail {
 
-Db::Db(const std::string& path, bool create, bool read_only) : path_(path) {
+Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms) : path_(path) {
     int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
@@ -17,7 +17,7 @@ Db::Db(const std::string& path, bool create, bool read_only) : path_(path) {
         throw runtime_error(path + ": cannot open the run store (" + msg + ")");
     }
     sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, 10000);
+    sqlite3_busy_timeout(db_, busy_timeout_ms);
     // A file that is not a database fails here, on the first read.
     // Large pages keep a checkpoint blob's overflow chain short; only a new file takes it.
     if (!read_only) exec("PRAGMA page_size=65536");
@@ -42,7 +42,9 @@ void Db::fail(int code, const std::string& what) const {
     case SQLITE_CORRUPT:
         throw input_error(head + "; the file is not a Layerforge run store or is damaged: move it aside "
                                  "(a new one is created) or restore a backup");
-    case SQLITE_IOERR: throw runtime_error(head + "; an I/O error: check the disk");
+    case SQLITE_IOERR:
+        throw runtime_error(head + "; the disk may be full or failing: free some space or check it; "
+                                   "nothing committed was lost");
     default: throw runtime_error(head);
     }
 }

@@ -13,7 +13,7 @@ namespace lf::store_detail {
 class Db {
 public:
     // Opens (creating when `create`) the database; WAL mode, foreign keys, a busy timeout.
-    Db(const std::string& path, bool create, bool read_only);
+    Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms);
     ~Db();
     Db(const Db&) = delete;
     Db& operator=(const Db&) = delete;

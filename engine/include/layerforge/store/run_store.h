@@ -58,7 +58,8 @@ class RunStore {
 public:
     // Opens or creates the store and migrates an older schema. Throws lf::Error naming the file:
     // a newer schema, a damaged file, a read-only or missing folder, a lock held too long.
-    explicit RunStore(const std::string& path, bool create = true);
+    // A write waits up to busy_timeout_ms for another process's lock before it fails.
+    explicit RunStore(const std::string& path, bool create = true, int busy_timeout_ms = 10000);
     ~RunStore();
 
     static std::string path_for_project(const std::string& project_path);  // NAME.lfruns
