@@ -115,6 +115,46 @@ private slots:
         QVERIFY(mid && boundary);
     }
 
+    // A stop request saves an end checkpoint where it stopped; resuming from it finishes the run
+    // exactly as if it had never stopped.
+    void stop_checkpoint_resumes_exactly() {
+        lf::Model straight(dropout_mlp());
+        straight.init_weights(3);
+        lf::Trainer t0(straight, config());
+        t0.fit(train_, &val_);
+
+        lf::Model model(dropout_mlp());
+        model.init_weights(3);
+        lf::Trainer trainer(model, config());
+        MemorySink sink;
+        sink.model = &model;
+        sink.trainer = &trainer;
+        struct Stopper : lf::TrainObserver {
+            lf::Trainer* t = nullptr;
+            void on_event(const lf::TrainEvent& e) override {
+                if (e.kind == lf::EventKind::Step && e.step == 9) t->request_stop();
+            }
+        } stopper;
+        stopper.t = &trainer;
+        trainer.set_log_every(1);
+        trainer.add_observer(&stopper);
+        trainer.set_checkpointing({.every_epochs = 0}, &sink);
+        QCOMPARE(trainer.fit(train_, &val_).status, std::string("stopped"));
+        QCOMPARE(sink.saved.size(), std::size_t(1));
+        const Saved& c = sink.saved[0];
+        QCOMPARE(c.state.iterations, std::int64_t(9));
+        QCOMPARE(c.state.epoch, std::int64_t(2));
+        QCOMPARE(c.state.step_in_epoch, std::int64_t(3));
+
+        lf::Model m2(dropout_mlp());
+        m2.weights() = c.weights;
+        lf::Trainer t2(m2, config());
+        auto slot_buffers = t2.optimizer().state();
+        for (std::size_t i = 0; i < slot_buffers.size(); ++i) *slot_buffers[i].second = c.slot_buffers[i];
+        QCOMPARE(t2.fit(train_, &val_, &c.state).status, std::string("finished"));
+        QVERIFY(m2.weights() == straight.weights());
+    }
+
     void resume_with_other_batch_size_is_refused() {
         lf::Model model(dropout_mlp());
         model.init_weights(3);
