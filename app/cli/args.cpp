@@ -45,6 +45,10 @@ Args::Args(const CommandSpec& spec, const std::vector<std::string>& argv) : spec
             flags_[name] = true;
         } else if (has_inline) {
             values_[name] = inline_value;
+        } else if (o->value.front() == '[') {  // optional: take the next word unless it is an option or a project
+            const bool next = i + 1 < argv.size() && argv[i + 1].rfind("--", 0) != 0 &&
+                              !argv[i + 1].ends_with(".lfproj");
+            values_[name] = next ? argv[++i] : std::string();
         } else {
             if (i + 1 >= argv.size()) throw input_error("option --" + name + " needs a value (" + o->value + ")");
             values_[name] = argv[++i];

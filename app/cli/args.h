@@ -9,7 +9,7 @@ namespace lf::cli {
 
 struct OptionSpec {
     std::string name;  // without "--"
-    std::string value; // placeholder shown in help ("N"); empty for a flag
+    std::string value; // placeholder shown in help ("N"); empty for a flag; "[X]": the value may be left out
     std::string help;
 };
 

@@ -15,11 +15,18 @@ int run_evaluate(const Args& args, const Reporter& out) {
     Project p = open_project(args);
     const std::string& path = args.positional()[0];
     Model model(p.graph);
-    std::string weights = args.value("weights").value_or(default_weights_path(path));
-    if (!std::filesystem::exists(weights))
-        throw input_error(weights + ": no trained weights; run `layerforge-cli train " + path +
-                          "` first or pass --weights PATH");
-    load_weights(model, weights);
+    std::string weights;
+    if (auto spec = args.value("checkpoint")) {
+        auto store = open_store(path);
+        CheckpointInfo c = load_checkpoint_weights(*store, *spec, run_option(args), model);
+        weights = store->path() + " " + c.name() + " (id " + std::to_string(c.id) + ")";
+    } else {
+        weights = args.value("weights").value_or(default_weights_path(path));
+        if (!std::filesystem::exists(weights))
+            throw input_error(weights + ": no trained weights; run `layerforge-cli train " + path +
+                              "` first or pass --weights PATH");
+        load_weights(model, weights);
+    }
     Trainer trainer(model, p.training);
     DatasetBinding binding = p.dataset;
     binding.validation = "none";
@@ -35,7 +42,10 @@ int run_evaluate(const Args& args, const Reporter& out) {
 Command evaluate_command() {
     CommandSpec s{"evaluate", "evaluate PROJECT [options]",
                   "Reports the loss and metrics of the project's trained weights on the test split.",
-                  {{"weights", "PATH", "weights to evaluate (default PROJECT.weights.safetensors)"}, kJsonOption}};
+                  {{"weights", "PATH", "weights to evaluate (default PROJECT.weights.safetensors)"},
+                   {"checkpoint", "CHECKPOINT", "evaluate a checkpoint instead: id, ckpt-STEP, latest, best"},
+                   {"run", "R", "look ckpt-STEP, latest or best up in run R"},
+                   kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
     return {s, run_evaluate};
 }

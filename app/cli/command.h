@@ -1,12 +1,16 @@
 #pragma once
 // The CLI's commands: each has a spec (usage, options, help) and a run function returning the exit code.
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "args.h"
+#include "layerforge/graph/model.h"
 #include "layerforge/project/project.h"
+#include "layerforge/store/run_store.h"
 
 namespace lf::cli {
 
@@ -35,6 +39,9 @@ Command train_command();
 Command evaluate_command();
 Command info_command();
 Command layers_command();
+Command runs_command();
+Command checkpoints_command();
+Command restore_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
@@ -43,5 +50,15 @@ void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit
 // Loads the project named by the first positional argument and applies the data options.
 Project open_project(const Args& args);
 std::vector<OptionSpec> data_options();
+
+// The project's run store (NAME.lfruns); `create` false: a usage error when there is none yet.
+std::unique_ptr<RunStore> open_store(const std::string& project_path, bool create = false);
+Json checkpoint_json(const CheckpointInfo& c);
+// --run R as a run id (nullopt when absent).
+std::optional<std::int64_t> run_option(const Args& args);
+// Loads the checkpoint named by `spec` (id, ckpt-STEP, latest, best[:METRIC[:min|max]]) into the
+// model's weights; with `partial`, only the layers that match (the others are returned).
+CheckpointInfo load_checkpoint_weights(RunStore& store, const std::string& spec, std::optional<std::int64_t> run,
+                                       Model& model, bool partial = false, std::vector<std::string>* skipped = nullptr);
 
 }  // namespace lf::cli

@@ -19,7 +19,9 @@ void Reporter::object(const Json& j) const {
 }
 
 const std::vector<Command>& commands() {
-    static const std::vector<Command> all = {train_command(), evaluate_command(), info_command(), layers_command()};
+    static const std::vector<Command> all = {train_command(),       evaluate_command(), runs_command(),
+                                               checkpoints_command(), restore_command(), info_command(),
+                                               layers_command()};
     return all;
 }
 

@@ -5,27 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
+
 using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-    std::vector<json> lines() const {  // every stdout line parsed as JSON
-        std::vector<json> v;
-        for (const QString& l : out.split('\n', Qt::SkipEmptyParts)) v.push_back(json::parse(l.toStdString()));
-        return v;
-    }
-};
-
-Run cli(const QStringList& args, int timeout_ms = 120000) {
-    QProcess p;
-    p.start(qEnvironmentVariable("LF_CLI"), args);
-    if (!p.waitForFinished(timeout_ms)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using Run = CliRun;
 
 QString templ(const char* name) { return qEnvironmentVariable("LF_SOURCE_DIR") + "/resources/templates/" + name; }
 
@@ -34,6 +20,13 @@ QString templ(const char* name) { return qEnvironmentVariable("LF_SOURCE_DIR") +
 class TestCli : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
+
+    // A copy of a template in the temp folder: training records its run beside the project.
+    QString copy_of(const char* name) {
+        QString path = dir_.filePath(name);
+        if (!QFile::exists(path)) QFile::copy(templ(name), path);
+        return path;
+    }
 
     QString write(const QString& name, const QByteArray& text) {
         QFile f(dir_.filePath(name));
@@ -45,7 +38,7 @@ class TestCli : public QObject {
 private slots:
     void help_on_every_command() {
         QCOMPARE(cli({"--help"}).code, 0);
-        for (const char* c : {"train", "evaluate", "info", "layers"}) {
+        for (const char* c : {"train", "evaluate", "info", "layers", "runs", "checkpoints", "restore"}) {
             Run r = cli({c, "--help"});
             QCOMPARE(r.code, 0);
             QVERIFY2(r.out.contains(QString("usage: layerforge-cli ") + c), qPrintable(r.out));
@@ -122,11 +115,12 @@ private slots:
     }
     void train_then_evaluate_on_fashion_mnist() {
         QString weights = dir_.filePath("mlp.safetensors");
-        Run r = cli({"train", templ("fashion_mlp.lfproj"), "--epochs", "2", "--limit-train", "3000", "--limit-test",
+        Run r = cli({"train", copy_of("fashion_mlp.lfproj"), "--epochs", "2", "--limit-train", "3000", "--limit-test",
                      "1000", "--log-every", "20", "--weights-out", weights, "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         auto lines = r.lines();
-        QCOMPARE(lines.front()["event"], "run_started");
+        QCOMPARE(lines.front()["event"], "run");  // recorded in the project's run store
+        QCOMPARE(lines[1]["event"], "run_started");
         int steps = 0, epochs = 0;
         for (const json& l : lines) {
             if (l["event"] == "step") {
@@ -161,7 +155,7 @@ private slots:
         QVERIFY2(r.err.contains("run `layerforge-cli train"), qPrintable(r.err));
     }
     void diverging_training_exits_1() {
-        Run r = cli({"train", templ("fashion_mlp.lfproj"), "--epochs", "1", "--limit-train", "500", "--limit-test",
+        Run r = cli({"train", copy_of("fashion_mlp.lfproj"), "--epochs", "1", "--limit-train", "500", "--limit-test",
                      "100", "--learning-rate", "1e30", "--weights-out", dir_.filePath("nan.safetensors")});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("NaN") || r.err.contains("infinite"), qPrintable(r.err));

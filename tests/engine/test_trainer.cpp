@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "graph_builder.h"
+#include "synthetic_data.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/train/optimizer.h"
@@ -60,21 +61,6 @@ lf::Graph tutorial_mlp() { return mlp_builder().graph; }
 // A small classifier for the fast tests: Input(4) -> Flatten -> Dense(8, relu) -> Dense(3) -> Softmax.
 lf::Graph small_mlp() { return mlp_builder({4}, 8, "relu", 3).graph; }
 
-// n samples of 4 uniform features; the label is the index of the largest of the first three.
-lf::TensorDataset synthetic(std::int64_t n, std::uint64_t seed = 1) {
-    lf::TensorDataset d;
-    d.sample_shape = lf::Shape{4};
-    d.class_names = {"a", "b", "c"};
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> u(0.f, 1.f);
-    for (std::int64_t i = 0; i < n; ++i) {
-        float x[4];
-        for (float& v : x) v = u(rng);
-        d.images.insert(d.images.end(), x, x + 4);
-        d.labels.push_back(std::int32_t(std::max_element(x, x + 3) - x));
-    }
-    return d;
-}
 
 lf::Model make_model(const lf::Graph& g, std::uint64_t init_seed = 1) {
     lf::Model m(g);

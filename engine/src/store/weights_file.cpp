@@ -18,27 +18,28 @@ std::string dims_text(const std::vector<std::int64_t>& d) {  // a weight's full 
 
 }  // namespace
 
-std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata) {
+std::string encode_safetensors(const std::vector<TensorRef>& tensors, const std::map<std::string, std::string>& metadata) {
     nlohmann::ordered_json header;
     if (!metadata.empty()) header["__metadata__"] = metadata;
     std::size_t offset = 0;
-    for (const WeightRef& w : m.weight_refs()) {
-        std::size_t bytes = w.size * sizeof(float);
-        header[w.name] = {{"dtype", "F32"}, {"shape", w.shape.dims}, {"data_offsets", {offset, offset + bytes}}};
+    for (const TensorRef& t : tensors) {
+        std::size_t bytes = t.size * sizeof(float);
+        header[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string text = header.dump();
     text.append((8 - text.size() % 8) % 8, ' ');  // keeps the data 8-byte aligned
-    std::string out(8, '\0');
+    std::string out;
+    out.reserve(8 + text.size() + offset);
+    out.resize(8);
     std::uint64_t n = text.size();
     for (int i = 0; i < 8; ++i) out[std::size_t(i)] = char((n >> (8 * i)) & 0xff);
     out += text;
-    for (const WeightRef& w : m.weight_refs())
-        out.append(reinterpret_cast<const char*>(m.weights().data() + w.offset), w.size * sizeof(float));
+    for (const TensorRef& t : tensors) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
     return out;
 }
 
-void decode_weights(Model& m, const std::string& bytes, const std::string& origin) {
+SafetensorsView parse_safetensors(const std::string& bytes, const std::string& origin) {
     auto fail = [&](const std::string& what) { return input_error(origin + ": " + what); };
     if (bytes.size() < 8) throw fail("too short to be a weights file (safetensors)");
     std::uint64_t n = 0;
@@ -47,23 +48,85 @@ void decode_weights(Model& m, const std::string& bytes, const std::string& origi
     nlohmann::json header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + std::int64_t(n), nullptr, false);
     if (!header.is_object()) throw fail("the header is not a JSON object; the file is damaged");
     const std::size_t data_start = 8 + n, data_size = bytes.size() - data_start;
-    for (const WeightRef& w : m.weight_refs()) {
-        auto it = header.find(w.name);
-        if (it == header.end()) throw fail("has no tensor '" + w.name + "'; it was saved from a different model");
+    SafetensorsView v;
+    for (auto it = header.begin(); it != header.end(); ++it) {
         try {
-            if (it->at("dtype") != "F32") throw fail("tensor '" + w.name + "' is " + it->at("dtype").dump() + ", expected F32");
-            auto shape = it->at("shape").get<std::vector<std::int64_t>>();
-            if (shape != w.shape.dims)
-                throw fail("tensor '" + w.name + "' has shape " + dims_text(shape) + " but the model needs " +
-                           dims_text(w.shape.dims) + "; the model changed since these weights were saved");
+            if (it.key() == "__metadata__") {
+                for (auto m = it->begin(); m != it->end(); ++m)
+                    if (m->is_string()) v.metadata[m.key()] = m->get<std::string>();
+                continue;
+            }
+            SafetensorsView::Tensor t;
+            t.dtype = it->at("dtype").get<std::string>();
+            t.shape = it->at("shape").get<std::vector<std::int64_t>>();
             auto off = it->at("data_offsets").get<std::vector<std::uint64_t>>();
-            if (off.size() != 2 || off[0] > off[1] || off[1] > data_size || off[1] - off[0] != w.size * sizeof(float))
-                throw fail("tensor '" + w.name + "' has bad data offsets; the file is damaged");
-            std::memcpy(m.weights().data() + w.offset, bytes.data() + data_start + off[0], w.size * sizeof(float));
+            if (off.size() != 2 || off[0] > off[1] || off[1] > data_size)
+                throw fail("tensor '" + it.key() + "' has bad data offsets; the file is damaged");
+            t.data = bytes.data() + data_start + off[0];
+            t.bytes = off[1] - off[0];
+            v.tensors[it.key()] = std::move(t);
         } catch (const nlohmann::json::exception&) {
-            throw fail("tensor '" + w.name + "' has a malformed entry; the file is damaged");
+            throw fail("tensor '" + it.key() + "' has a malformed entry; the file is damaged");
         }
     }
+    return v;
+}
+
+std::vector<TensorRef> weight_tensors(const Model& m, const float* data, const std::string& prefix) {
+    std::vector<TensorRef> out;
+    for (const WeightRef& w : m.weight_refs()) out.push_back({prefix + w.name, w.shape.dims, data + w.offset, w.size});
+    return out;
+}
+
+std::vector<std::string> weight_differences(const Model& m, const SafetensorsView& v, const std::string& prefix) {
+    std::vector<std::string> out;
+    for (const WeightRef& w : m.weight_refs()) {
+        auto it = v.tensors.find(prefix + w.name);
+        if (it == v.tensors.end()) out.push_back(w.name + ": not saved");
+        else if (it->second.dtype != "F32") out.push_back(w.name + ": saved as " + it->second.dtype + ", expected F32");
+        else if (it->second.shape != w.shape.dims)
+            out.push_back(w.name + ": " + dims_text(w.shape.dims) + " in the model, " + dims_text(it->second.shape) +
+                          " saved");
+    }
+    for (const auto& [name, t] : v.tensors) {
+        if (name.rfind(prefix, 0) != 0) continue;
+        const std::string rest = name.substr(prefix.size());
+        const bool other_section = prefix.empty() && (rest.rfind("optimizer/", 0) == 0 || rest.rfind("train/", 0) == 0);
+        if (!other_section && !m.find_weight(rest)) out.push_back(rest + ": saved, not in the model");
+    }
+    return out;
+}
+
+std::vector<std::string> copy_weights(const Model& m, const SafetensorsView& v, float* dest, const std::string& origin,
+                                      bool partial, const std::string& prefix) {
+    std::vector<std::string> skipped;
+    for (const WeightRef& w : m.weight_refs()) {
+        auto it = v.tensors.find(prefix + w.name);
+        std::string why;
+        if (it == v.tensors.end()) why = "has no tensor '" + prefix + w.name + "'; it was saved from a different model";
+        else if (it->second.dtype != "F32") why = "tensor '" + w.name + "' is \"" + it->second.dtype + "\", expected F32";
+        else if (it->second.shape != w.shape.dims)
+            why = "tensor '" + w.name + "' has shape " + dims_text(it->second.shape) + " but the model needs " +
+                  dims_text(w.shape.dims) + "; the model changed since these weights were saved";
+        else if (it->second.bytes != w.size * sizeof(float))
+            why = "tensor '" + w.name + "' has bad data offsets; the file is damaged";
+        if (why.empty()) {
+            std::memcpy(dest + w.offset, it->second.data, w.size * sizeof(float));
+        } else if (partial) {
+            skipped.push_back(w.name);
+        } else {
+            throw input_error(origin + ": " + why);
+        }
+    }
+    return skipped;
+}
+
+std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata) {
+    return encode_safetensors(weight_tensors(m, m.weights().data()), metadata);
+}
+
+void decode_weights(Model& m, const std::string& bytes, const std::string& origin) {
+    copy_weights(m, parse_safetensors(bytes, origin), m.weights().data(), origin);
 }
 
 void save_weights(const Model& m, const std::string& path, const std::map<std::string, std::string>& metadata) {

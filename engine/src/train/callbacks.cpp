@@ -52,6 +52,13 @@ bool EarlyStopping::on_epoch_end(std::int64_t epoch, double value) {
     return wait_ >= patience_ && epoch > 0;
 }
 
+void EarlyStopping::set_state(const State& s) {
+    best_ = s.best;
+    best_epoch_ = s.best_epoch;
+    wait_ = s.wait;
+    last_improved_ = s.last_improved;
+}
+
 ReduceLROnPlateau::ReduceLROnPlateau(const Params& params) {
     ParamReader r("ReduceLROnPlateau", params,
                   {"monitor", "factor", "patience", "min_delta", "cooldown", "min_lr", "mode"});
@@ -85,6 +92,13 @@ double ReduceLROnPlateau::on_epoch_end(double value, double current_lr) {
         }
     }
     return scale_;
+}
+
+void ReduceLROnPlateau::set_state(const State& s) {
+    best_ = s.best;
+    scale_ = s.scale;
+    wait_ = s.wait;
+    cooldown_left_ = s.cooldown_left;
 }
 
 }  // namespace lf

@@ -16,6 +16,12 @@ public:
     std::string name() const override { return name_; }
     void reset() override { correct_ = total_ = 0; }
     double result() const override { return total_ ? static_cast<double>(correct_) / total_ : 0.0; }
+    std::vector<double> state() const override { return {double(correct_), double(total_)}; }
+    void set_state(const std::vector<double>& s) override {
+        if (s.size() != 2) throw input_error("metric '" + name_ + "': a saved state needs 2 values");
+        correct_ = std::int64_t(s[0]);
+        total_ = std::int64_t(s[1]);
+    }
 
     void update(const float* output, const std::int32_t* labels, std::int64_t n, std::int64_t c) override {
         for (std::int64_t i = 0; i < n; ++i) {

@@ -47,6 +47,10 @@ public:
     void backward();
     const float* input_grad(std::size_t i = 0) const;
 
+    // Random streams (dropout masks) continue as if this plan had already run `steps` training
+    // steps; a resumed run uses it to reproduce the masks of an uninterrupted one.
+    void seek_rng(std::uint64_t steps);
+
     // (node id, kernel implementation) for every compiled op, e.g. to spot reference kernels.
     std::vector<std::pair<std::string, std::string>> kernels() const;
 

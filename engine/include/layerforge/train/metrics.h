@@ -16,6 +16,9 @@ public:
     // except c == 1 where output > 0.5 means class 1); labels: n class ids.
     virtual void update(const float* output, const std::int32_t* labels, std::int64_t n, std::int64_t c) = 0;
     virtual double result() const = 0;
+    // The accumulated state as numbers, so a resumed run continues an epoch's running value.
+    virtual std::vector<double> state() const = 0;
+    virtual void set_state(const std::vector<double>& s) = 0;  // throws lf::Error on a bad size
 };
 
 // Names: "accuracy", "sparse_categorical_accuracy", "top_k_accuracy" (k = 5), "top3_accuracy" (any k).

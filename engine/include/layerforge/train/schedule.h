@@ -34,6 +34,16 @@ public:
     const std::string& monitor() const { return monitor_; }
     bool restore_best_weights() const { return restore_best_; }
 
+    // The bookkeeping between epochs, saved in checkpoints so a resumed run stops where the
+    // uninterrupted one would.
+    struct State {
+        double best;
+        std::int64_t best_epoch, wait;
+        bool last_improved;
+    };
+    State state() const { return {best_, best_epoch_, wait_, last_improved_}; }
+    void set_state(const State& s);
+
 private:
     std::string monitor_ = "val_loss";
     double min_delta_ = 0;
@@ -52,6 +62,13 @@ public:
     double on_epoch_end(double value, double current_lr);
     double scale() const { return scale_; }
     const std::string& monitor() const { return monitor_; }
+
+    struct State {
+        double best, scale;
+        std::int64_t wait, cooldown_left;
+    };
+    State state() const { return {best_, scale_, wait_, cooldown_left_}; }
+    void set_state(const State& s);
 
 private:
     std::string monitor_ = "val_loss";

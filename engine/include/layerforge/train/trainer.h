@@ -14,6 +14,7 @@
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/project/project.h"
+#include "layerforge/train/train_state.h"
 
 namespace lf {
 
@@ -45,6 +46,8 @@ class TrainObserver {
 public:
     virtual ~TrainObserver() = default;
     virtual void on_event(const TrainEvent& e) = 0;  // called on the training thread
+    // true: receive a Step event after every step (a run store), not only every log_every steps.
+    virtual bool wants_every_step() const { return false; }
 };
 
 struct FitResult {
@@ -69,7 +72,16 @@ public:
     void add_observer(TrainObserver* o) { observers_.push_back(o); }
     void set_log_every(std::int64_t steps) { log_every_ = steps > 0 ? steps : 1; }
 
-    FitResult fit(const TensorDataset& train, const TensorDataset* validation);
+    // Checkpoints are offered to the sink by the policy; nullptr turns them off.
+    void set_checkpointing(const CheckpointPolicy& policy, CheckpointSink* sink) {
+        checkpoint_policy_ = policy;
+        checkpoint_sink_ = sink;
+    }
+
+    // With `resume`, the run continues from that state: the caller has already put the
+    // checkpoint's weights into the model and its slots into optimizer().state(). Throws
+    // lf::Error (Input) when the state does not fit this data (steps per epoch differ).
+    FitResult fit(const TensorDataset& train, const TensorDataset* validation, const TrainState* resume = nullptr);
     EvalResult evaluate(const TensorDataset& data);
     std::vector<float> predict(const TensorDataset& data);  // size() x output width
 
@@ -85,6 +97,10 @@ private:
     void check_dataset(const TensorDataset& d, const char* what) const;
     void notify(TrainEvent e);  // not "emit": Qt code that includes this header defines emit as a macro
     void wait_while_paused(TrainEvent base);
+    void resume_from(const TrainState& s, std::int64_t n, std::int64_t bs);
+    TrainState snapshot(std::int64_t epoch, std::int64_t step_in_epoch, std::int64_t steps_per_epoch,
+                        const std::string& rng, double loss_sum, std::int64_t seen, double lr, double lr_scale,
+                        const std::vector<float>& best_weights) const;
 
     Model& model_;
     TrainingConfig config_;
@@ -97,6 +113,8 @@ private:
     std::map<std::pair<std::int64_t, bool>, std::unique_ptr<Plan>> plans_;
     std::vector<TrainObserver*> observers_;
     std::int64_t log_every_ = 100;
+    CheckpointPolicy checkpoint_policy_;
+    CheckpointSink* checkpoint_sink_ = nullptr;
     std::atomic<bool> stop_{false}, pause_{false};
     std::mutex pause_mutex_;
     std::condition_variable pause_cv_;

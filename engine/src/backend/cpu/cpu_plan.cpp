@@ -174,6 +174,11 @@ double Plan::train_step(const std::int32_t* labels, const Loss& loss) {
     return value;
 }
 
+void Plan::seek_rng(std::uint64_t steps) {
+    for (Step& st : impl_->steps)
+        if (st.op) st.op->seek_rng(steps);
+}
+
 std::vector<std::pair<std::string, std::string>> Plan::kernels() const {
     std::vector<std::pair<std::string, std::string>> out;
     for (const Step& st : impl_->steps)

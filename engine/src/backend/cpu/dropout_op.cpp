@@ -38,6 +38,8 @@ public:
         }
     }
 
+    void seek_rng(std::uint64_t step) override { step_ = step; }
+
     void backward() override {
         if (!in_grad_) return;
         if (rate_ == 0) {

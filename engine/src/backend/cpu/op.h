@@ -46,6 +46,8 @@ public:
     virtual std::string impl_info() const { return "loop"; }
     virtual std::optional<SoftmaxTail> softmax_tail() { return std::nullopt; }
     virtual void fuse_softmax_into_loss(bool on) { (void)on; }
+    // Ops with a per-step random stream (Dropout) continue from training step `step` (resume).
+    virtual void seek_rng(std::uint64_t step) { (void)step; }
 };
 
 // Helpers shared by the ops.

@@ -1,0 +1,100 @@
+#pragma once
+// A project's run store, NAME.lfruns beside NAME.lfproj: one SQLite database (WAL mode) with
+// every training run, its per-step and per-epoch metrics and its checkpoints.
+//
+// Threads: one RunStore is one connection, safe to share between threads (calls serialise on
+// a mutex). Readers (the UI) open their own RunStore on the same file and never block the
+// writer. Every write is a transaction: a process killed at any instant leaves the committed
+// data intact.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lf {
+
+namespace store_detail {
+class Db;
+}
+
+inline constexpr int kRunStoreVersion = 2;  // PRAGMA user_version of a current store
+
+struct RunInfo {
+    std::int64_t id = 0;
+    std::string name, created, finished, status;  // status: running, finished, early_stopped, stopped, failed
+    std::string graph, settings;                   // JSON snapshots of what the run trained
+    std::string dataset_fingerprint, device, notes;
+    std::int64_t last_step = 0, last_epoch = 0;    // from its metrics
+};
+
+struct MetricRow {
+    std::int64_t run = 0, step = 0, epoch = 0;
+    std::string split;  // "train" (running, per step), "epoch" (epoch means, lr), "val"
+    std::string name;   // "loss", "accuracy", "lr", ...
+    double value = 0;
+    double wall_time = 0;  // seconds since the Unix epoch
+};
+
+struct CheckpointInfo {
+    std::int64_t id = 0, run = 0, step = 0, epoch = 0;
+    std::string created;
+    std::string metrics;  // JSON object, e.g. {"loss": 0.41, "val_loss": 0.45}
+    bool pinned = false;
+    std::int64_t bytes = 0;
+    std::string checksum;  // "crc32:xxxxxxxx" of the blob
+    std::string name() const { return "ckpt-" + std::to_string(step); }
+};
+
+// CheckpointManager(max_to_keep) plus the best by a metric; pinned checkpoints always stay.
+struct RetentionPolicy {
+    std::int64_t max_to_keep = 5;  // newest N of the run; 0 keeps all
+    std::string best_metric;       // e.g. "val_loss"; empty: no best kept beyond the newest
+    bool maximize = false;         // mode "max"
+};
+
+class RunStore {
+public:
+    // Opens or creates the store and migrates an older schema. Throws lf::Error naming the file:
+    // a newer schema, a damaged file, a read-only or missing folder, a lock held too long.
+    // A write waits up to busy_timeout_ms for another process's lock before it fails.
+    explicit RunStore(const std::string& path, bool create = true, int busy_timeout_ms = 10000);
+    ~RunStore();
+
+    static std::string path_for_project(const std::string& project_path);  // NAME.lfruns
+    const std::string& path() const;
+
+    std::int64_t create_run(const RunInfo& r);  // name, graph, settings, fingerprint, device, notes
+    void set_status(std::int64_t run, const std::string& status);  // also stamps `finished` unless running
+    std::vector<RunInfo> runs();
+    RunInfo run(std::int64_t id);  // throws lf::Error (Input) for an unknown id
+
+    void append_metrics(const std::vector<MetricRow>& rows);  // one transaction
+    std::vector<MetricRow> metrics(std::int64_t run, const std::string& split = "");
+    // A resumed run drops what an interrupted one logged past its checkpoint.
+    void delete_metrics_after(std::int64_t run, std::int64_t step);
+
+    // Inserts the checkpoint and applies the retention policy in the same transaction.
+    // Returns the new checkpoint's id.
+    std::int64_t save_checkpoint(std::int64_t run, std::int64_t step, std::int64_t epoch, const std::string& metrics_json,
+                                 const std::string& blob, const RetentionPolicy& policy);
+    std::vector<CheckpointInfo> checkpoints(std::optional<std::int64_t> run = std::nullopt);
+    // "latest", "best[:METRIC[:min|max]]", an id, or "ckpt-STEP" (in `run`, or the newest run
+    // having it). Throws lf::Error (Input) saying what exists when nothing matches.
+    CheckpointInfo resolve(const std::string& spec, std::optional<std::int64_t> run = std::nullopt);
+    // The blob, checked against its checksum; throws lf::Error (Runtime) when damaged.
+    std::string checkpoint_blob(std::int64_t id);
+    void set_pinned(std::int64_t id, bool pinned);
+
+    std::string integrity_check();  // "ok" or SQLite's report
+
+private:
+    std::unique_ptr<store_detail::Db> db_;
+    std::mutex mutex_;
+};
+
+std::string crc32_hex(const std::string& bytes);  // "crc32:xxxxxxxx"
+std::string utc_now();                            // "2024-05-01T12:00:00Z"
+
+}  // namespace lf

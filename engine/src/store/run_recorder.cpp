@@ -1,0 +1,55 @@
+#include "layerforge/store/run_recorder.h"
+
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "layerforge/store/checkpoint.h"
+
+namespace lf {
+
+namespace {
+
+double wall_clock() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+RunRecorder::RunRecorder(RunStore& store, std::int64_t run, const Model& model, Optimizer& optimizer,
+                         RetentionPolicy policy)
+    : store_(store), run_(run), model_(model), optimizer_(optimizer), policy_(std::move(policy)), writer_(store) {}
+
+void RunRecorder::on_event(const TrainEvent& e) {
+    if (e.kind != EventKind::Step && e.kind != EventKind::EpochEnd) return;
+    const double now = wall_clock();
+    for (const auto& [name, value] : e.metrics) {
+        MetricRow r{run_, e.step, e.epoch, "train", name, value, now};
+        if (e.kind == EventKind::EpochEnd) {
+            const bool val = name.rfind("val_", 0) == 0;
+            r.split = val ? "val" : "epoch";
+            if (val) r.name = name.substr(4);
+        }
+        writer_.push(std::move(r));
+    }
+}
+
+void RunRecorder::save(const TrainState& state, const Metrics& metrics) {
+    writer_.flush();  // the curve up to the checkpoint is committed before the checkpoint
+    nlohmann::json m = nlohmann::json::object();
+    for (const auto& [k, v] : metrics)
+        if (std::isfinite(v)) m[k] = v;
+    const std::int64_t epoch = state.step_in_epoch > 0 ? state.epoch : state.epoch - 1;  // the last epoch touched
+    const std::int64_t id = store_.save_checkpoint(run_, state.iterations, epoch, m.dump(),
+                                                   encode_checkpoint(model_, optimizer_, state), policy_);
+    if (on_saved)
+        for (const CheckpointInfo& c : store_.checkpoints(run_))
+            if (c.id == id) on_saved(c);
+}
+
+void RunRecorder::finish(const std::string& status) {
+    writer_.flush();
+    store_.set_status(run_, status);
+}
+
+}  // namespace lf

@@ -1,0 +1,289 @@
+#include "layerforge/store/run_store.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "layerforge/core/error.h"
+#include "store/schema.h"
+#include "store/sqlite.h"
+
+namespace lf {
+
+using store_detail::Db;
+using store_detail::Stmt;
+using store_detail::Transaction;
+
+std::string crc32_hex(const std::string& bytes) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (std::size_t done = 0; done < bytes.size();) {  // zlib takes 32-bit lengths
+        const std::size_t n = std::min<std::size_t>(bytes.size() - done, 1u << 30);
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), uInt(n));
+        done += n;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "crc32:%08lx", static_cast<unsigned long>(crc));
+    return buf;
+}
+
+std::string utc_now() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string RunStore::path_for_project(const std::string& project_path) {
+    std::filesystem::path p(project_path);
+    return (p.parent_path() / (p.stem().string() + ".lfruns")).string();
+}
+
+RunStore::RunStore(const std::string& path, bool create, int busy_timeout_ms) {
+    if (!create && !std::filesystem::exists(path))
+        throw input_error(path + ": no run store yet; train the project first (layerforge-cli train)");
+    db_ = std::make_unique<Db>(path, create, false, busy_timeout_ms);
+    store_detail::migrate(*db_);
+}
+
+RunStore::~RunStore() = default;
+
+const std::string& RunStore::path() const { return db_->path(); }
+
+std::int64_t RunStore::create_run(const RunInfo& r) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "INSERT INTO runs(name, created, status, graph, settings, dataset_fingerprint, device, notes) "
+                 "VALUES(?, ?, 'running', ?, ?, ?, ?, ?)");
+    s.bind(1, r.name).bind(2, utc_now()).bind(3, r.graph).bind(4, r.settings).bind(5, r.dataset_fingerprint);
+    s.bind(6, r.device.empty() ? std::string("cpu") : r.device).bind(7, r.notes).run();
+    return sqlite3_last_insert_rowid(db_->handle());
+}
+
+void RunStore::set_status(std::int64_t run, const std::string& status) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "UPDATE runs SET status = ?, finished = ? WHERE id = ?");
+    s.bind(1, status);
+    if (status == "running") s.bind_null(2);
+    else s.bind(2, utc_now());
+    s.bind(3, run).run();
+}
+
+namespace {
+
+const char* const kRunColumns =
+    "SELECT id, name, created, coalesce(finished, ''), status, graph, settings, dataset_fingerprint, device, notes, "
+    "(SELECT coalesce(max(step), 0) FROM metrics WHERE run = runs.id), "
+    "(SELECT coalesce(max(epoch), 0) FROM metrics WHERE run = runs.id) FROM runs";
+
+RunInfo run_from(const Stmt& s) {
+    RunInfo r;
+    r.id = s.integer(0);
+    r.name = s.text(1);
+    r.created = s.text(2);
+    r.finished = s.text(3);
+    r.status = s.text(4);
+    r.graph = s.text(5);
+    r.settings = s.text(6);
+    r.dataset_fingerprint = s.text(7);
+    r.device = s.text(8);
+    r.notes = s.text(9);
+    r.last_step = s.integer(10);
+    r.last_epoch = s.integer(11);
+    return r;
+}
+
+const char* const kCheckpointColumns =
+    "SELECT id, run, step, epoch, created, metrics, pinned, bytes, checksum FROM checkpoints";
+
+CheckpointInfo checkpoint_from(const Stmt& s) {
+    return {s.integer(0), s.integer(1), s.integer(2), s.integer(3), s.text(4), s.text(5), s.integer(6) != 0,
+            s.integer(7), s.text(8)};
+}
+
+// The checkpoint's value of `metric`, or NaN when it has none.
+double metric_of(const CheckpointInfo& c, const std::string& metric) {
+    auto j = nlohmann::json::parse(c.metrics, nullptr, false);
+    if (j.is_object() && j.contains(metric) && j[metric].is_number()) return j[metric].get<double>();
+    return std::nan("");
+}
+
+// The best checkpoint by metric (ties: the newest); nullptr when none reports the metric.
+const CheckpointInfo* best_of(const std::vector<CheckpointInfo>& all, const std::string& metric, bool maximize) {
+    const CheckpointInfo* best = nullptr;
+    double best_value = 0;
+    for (const CheckpointInfo& c : all) {  // newest first
+        double v = metric_of(c, metric);
+        if (std::isnan(v)) continue;
+        if (!best || (maximize ? v > best_value : v < best_value)) {
+            best = &c;
+            best_value = v;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+std::vector<RunInfo> RunStore::runs() {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, (std::string(kRunColumns) + " ORDER BY id").c_str());
+    std::vector<RunInfo> out;
+    while (s.step()) out.push_back(run_from(s));
+    return out;
+}
+
+RunInfo RunStore::run(std::int64_t id) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, (std::string(kRunColumns) + " WHERE id = ?").c_str());
+    s.bind(1, id);
+    if (!s.step()) throw input_error(db_->path() + ": no run " + std::to_string(id) + "; see `layerforge-cli runs list`");
+    return run_from(s);
+}
+
+void RunStore::append_metrics(const std::vector<MetricRow>& rows) {
+    if (rows.empty()) return;
+    std::lock_guard lock(mutex_);
+    Transaction t(*db_);
+    Stmt s(*db_, "INSERT INTO metrics(run, step, epoch, split, name, value, wall_time) VALUES(?, ?, ?, ?, ?, ?, ?)");
+    for (const MetricRow& r : rows) {
+        s.bind(1, r.run).bind(2, r.step).bind(3, r.epoch).bind(4, r.split).bind(5, r.name);
+        if (std::isfinite(r.value)) s.bind(6, r.value);
+        else s.bind_null(6);
+        s.bind(7, r.wall_time).run();
+    }
+    t.commit();
+}
+
+std::vector<MetricRow> RunStore::metrics(std::int64_t run, const std::string& split) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "SELECT run, step, epoch, split, name, value, wall_time FROM metrics "
+                 "WHERE run = ?1 AND (?2 = '' OR split = ?2) ORDER BY step, rowid");
+    s.bind(1, run).bind(2, split);
+    std::vector<MetricRow> out;
+    while (s.step())
+        out.push_back({s.integer(0), s.integer(1), s.integer(2), s.text(3), s.text(4),
+                       s.is_null(5) ? std::nan("") : s.real(5), s.real(6)});
+    return out;
+}
+
+void RunStore::delete_metrics_after(std::int64_t run, std::int64_t step) {
+    std::lock_guard lock(mutex_);
+    Stmt(*db_, "DELETE FROM metrics WHERE run = ? AND step > ?").bind(1, run).bind(2, step).run();
+}
+
+std::int64_t RunStore::save_checkpoint(std::int64_t run, std::int64_t step, std::int64_t epoch,
+                                       const std::string& metrics_json, const std::string& blob,
+                                       const RetentionPolicy& policy) {
+    const std::string checksum = crc32_hex(blob);
+    std::lock_guard lock(mutex_);
+    Transaction t(*db_);
+    Stmt ins(*db_, "INSERT INTO checkpoints(run, step, epoch, created, metrics, bytes, checksum, blob) "
+                   "VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+    ins.bind(1, run).bind(2, step).bind(3, epoch).bind(4, utc_now()).bind(5, metrics_json);
+    ins.bind(6, std::int64_t(blob.size())).bind(7, checksum).bind_blob(8, blob).run();
+    const std::int64_t id = sqlite3_last_insert_rowid(db_->handle());
+    if (policy.max_to_keep > 0) {
+        std::vector<CheckpointInfo> all;
+        Stmt q(*db_, (std::string(kCheckpointColumns) + " WHERE run = ? ORDER BY id DESC").c_str());
+        q.bind(1, run);
+        while (q.step()) all.push_back(checkpoint_from(q));
+        std::set<std::int64_t> keep;
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (std::int64_t(i) < policy.max_to_keep || all[i].pinned) keep.insert(all[i].id);
+        if (!policy.best_metric.empty())
+            if (const CheckpointInfo* b = best_of(all, policy.best_metric, policy.maximize)) keep.insert(b->id);
+        Stmt del(*db_, "DELETE FROM checkpoints WHERE id = ?");
+        for (const CheckpointInfo& c : all)
+            if (!keep.count(c.id)) del.bind(1, c.id).run();
+    }
+    t.commit();
+    return id;
+}
+
+std::vector<CheckpointInfo> RunStore::checkpoints(std::optional<std::int64_t> run) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, (std::string(kCheckpointColumns) + " WHERE ?1 IS NULL OR run = ?1 ORDER BY id").c_str());
+    if (run) s.bind(1, *run);
+    std::vector<CheckpointInfo> out;
+    while (s.step()) out.push_back(checkpoint_from(s));
+    return out;
+}
+
+CheckpointInfo RunStore::resolve(const std::string& spec, std::optional<std::int64_t> run) {
+    std::vector<CheckpointInfo> all = checkpoints(run);
+    std::reverse(all.begin(), all.end());  // newest first
+    const std::string where = run ? " of run " + std::to_string(*run) : std::string();
+    if (all.empty())
+        throw input_error(path() + ": no checkpoints" + where + "; train with checkpoints first");
+    if (spec == "latest") return all.front();
+    if (spec.rfind("best", 0) == 0) {
+        std::string metric, mode;
+        if (spec.size() > 4) {
+            if (spec[4] != ':') throw input_error("checkpoint '" + spec + "': write best, best:METRIC or best:METRIC:min|max");
+            metric = spec.substr(5);
+            if (auto c = metric.find(':'); c != std::string::npos) {
+                mode = metric.substr(c + 1);
+                metric = metric.substr(0, c);
+            }
+        }
+        if (metric.empty()) {
+            bool has_val = false;
+            for (const auto& c : all) has_val = has_val || !std::isnan(metric_of(c, "val_loss"));
+            metric = has_val ? "val_loss" : "loss";
+        }
+        if (mode.empty()) mode = metric.find("acc") != std::string::npos ? "max" : "min";
+        if (mode != "min" && mode != "max") throw input_error("checkpoint '" + spec + "': the mode must be min or max");
+        if (const CheckpointInfo* b = best_of(all, metric, mode == "max")) return *b;
+        throw input_error("no checkpoint" + where + " reports " + metric);
+    }
+    std::string digits = spec.rfind("ckpt-", 0) == 0 ? spec.substr(5) : spec;
+    const bool by_step = digits.size() != spec.size();
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw input_error("checkpoint '" + spec + "': give an id, ckpt-STEP, latest or best; see `layerforge-cli checkpoints list`");
+    const std::int64_t n = std::stoll(digits);
+    for (const CheckpointInfo& c : all)
+        if (by_step ? c.step == n : c.id == n) return c;
+    throw input_error("no checkpoint " + spec + where + "; see `layerforge-cli checkpoints list`");
+}
+
+std::string RunStore::checkpoint_blob(std::int64_t id) {
+    std::string blob, checksum;
+    {
+        std::lock_guard lock(mutex_);
+        Stmt s(*db_, "SELECT blob, checksum FROM checkpoints WHERE id = ?");
+        s.bind(1, id);
+        if (!s.step()) throw input_error(path() + ": no checkpoint " + std::to_string(id));
+        blob = s.blob(0);
+        checksum = s.text(1);
+    }
+    if (crc32_hex(blob) != checksum)
+        throw runtime_error(path() + ": checkpoint " + std::to_string(id) + " is damaged (checksum " + crc32_hex(blob) +
+                            ", recorded " + checksum + "); restore another checkpoint");
+    return blob;
+}
+
+void RunStore::set_pinned(std::int64_t id, bool pinned) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "UPDATE checkpoints SET pinned = ? WHERE id = ?");
+    s.bind(1, std::int64_t(pinned)).bind(2, id).run();
+    if (sqlite3_changes(db_->handle()) == 0) throw input_error(path() + ": no checkpoint " + std::to_string(id));
+}
+
+std::string RunStore::integrity_check() {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "PRAGMA integrity_check");
+    std::string out;
+    while (s.step()) {
+        if (!out.empty()) out += '\n';
+        out += s.text(0);
+    }
+    return out;
+}
+
+}  // namespace lf

@@ -1,0 +1,77 @@
+#include "store/schema.h"
+
+#include "layerforge/core/error.h"
+#include "layerforge/store/run_store.h"
+
+namespace lf::store_detail {
+
+namespace {
+
+// migrations[i] takes a store from version i to i + 1. Never edit a shipped step: add one.
+const char* const kMigrations[] = {
+    // 1: runs, metrics and checkpoints as first written.
+    R"sql(
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  created TEXT NOT NULL,
+  finished TEXT,
+  status TEXT NOT NULL,
+  graph TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  dataset_fingerprint TEXT NOT NULL DEFAULT '');
+CREATE TABLE metrics(
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step INTEGER NOT NULL,
+  epoch INTEGER NOT NULL,
+  split TEXT NOT NULL,
+  name TEXT NOT NULL,
+  value REAL,
+  wall_time REAL NOT NULL);
+CREATE TABLE checkpoints(
+  id INTEGER PRIMARY KEY,
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step INTEGER NOT NULL,
+  epoch INTEGER NOT NULL,
+  created TEXT NOT NULL,
+  metrics TEXT NOT NULL,
+  bytes INTEGER NOT NULL,
+  checksum TEXT NOT NULL,
+  blob BLOB NOT NULL);
+)sql",
+    // 2: the device and notes of a run, pinned checkpoints, indexes for curves and listings.
+    R"sql(
+ALTER TABLE runs ADD COLUMN device TEXT NOT NULL DEFAULT 'cpu';
+ALTER TABLE runs ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+ALTER TABLE checkpoints ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX metrics_by_run_step ON metrics(run, step);
+CREATE INDEX checkpoints_by_run_step ON checkpoints(run, step);
+)sql",
+};
+static_assert(std::size(kMigrations) == kRunStoreVersion);
+
+int user_version(Db& db) {
+    Stmt s(db, "PRAGMA user_version");
+    return s.step() ? int(s.integer(0)) : 0;
+}
+
+}  // namespace
+
+void migrate(Db& db) {
+    int v = user_version(db);
+    if (v > kRunStoreVersion)
+        throw input_error(db.path() + ": the run store has schema version " + std::to_string(v) +
+                          ", newer than this Layerforge understands (" + std::to_string(kRunStoreVersion) +
+                          "); update Layerforge");
+    while (v < kRunStoreVersion) {
+        Transaction t(db);
+        if (user_version(db) == v) {  // another process may have migrated meanwhile
+            db.exec(kMigrations[v]);
+            db.exec("PRAGMA user_version=" + std::to_string(v + 1));
+        }
+        t.commit();
+        v = user_version(db);
+    }
+}
+
+}  // namespace lf::store_detail

@@ -1,0 +1,127 @@
+#include "store/sqlite.h"
+
+#include "layerforge/core/error.h"
+
+namespace lf::store_detail {
+
+Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms) : path_(path) {
+    int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        sqlite3_close(db_);
+        db_ = nullptr;
+        if (rc == SQLITE_CANTOPEN)
+            throw (create ? runtime_error : input_error)(
+                path + ": cannot open the run store (" + msg + "); check that the folder exists and is writable");
+        throw runtime_error(path + ": cannot open the run store (" + msg + ")");
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, busy_timeout_ms);
+    // A file that is not a database fails here, on the first read.
+    // Large pages keep a checkpoint blob's overflow chain short; only a new file takes it.
+    if (!read_only) exec("PRAGMA page_size=65536");
+    if (!read_only) exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=FULL");
+    exec("PRAGMA foreign_keys=ON");
+}
+
+Db::~Db() { sqlite3_close(db_); }
+
+void Db::fail(int code, const std::string& what) const {
+    const std::string msg = sqlite3_errmsg(db_);
+    const std::string head = path_ + ": " + what + " failed (" + msg + ")";
+    switch (code & 0xff) {
+    case SQLITE_FULL: throw runtime_error(head + "; the disk is full: free some space, nothing committed was lost");
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        throw runtime_error(head + "; another process holds the run store locked: wait for it or close it");
+    case SQLITE_READONLY:
+        throw runtime_error(head + "; the run store or its folder is read-only: make it writable");
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+        throw input_error(head + "; the file is not a Layerforge run store or is damaged: move it aside "
+                                 "(a new one is created) or restore a backup");
+    case SQLITE_IOERR:
+        throw runtime_error(head + "; the disk may be full or failing: free some space or check it; "
+                                   "nothing committed was lost");
+    default: throw runtime_error(head);
+    }
+}
+
+void Db::exec(const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+    sqlite3_free(err);
+    if (rc != SQLITE_OK) fail(rc, "running '" + sql.substr(0, 40) + "'");
+}
+
+Stmt::Stmt(Db& db, const char* sql) : db_(db) {
+    int rc = sqlite3_prepare_v2(db.handle(), sql, -1, &s_, nullptr);
+    if (rc != SQLITE_OK) db.fail(rc, "preparing a query");
+}
+
+Stmt::~Stmt() { sqlite3_finalize(s_); }
+
+Stmt& Stmt::bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(s_, i, v);
+    return *this;
+}
+Stmt& Stmt::bind(int i, double v) {
+    sqlite3_bind_double(s_, i, v);  // NaN binds as NULL
+    return *this;
+}
+Stmt& Stmt::bind(int i, const std::string& v) {
+    sqlite3_bind_text(s_, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+Stmt& Stmt::bind_blob(int i, std::string_view v) {
+    sqlite3_bind_blob64(s_, i, v.data(), v.size(), SQLITE_STATIC);
+    return *this;
+}
+Stmt& Stmt::bind_null(int i) {
+    sqlite3_bind_null(s_, i);
+    return *this;
+}
+
+bool Stmt::step() {
+    int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    sqlite3_reset(s_);
+    db_.fail(rc, "a query");
+}
+
+void Stmt::run() {
+    while (step()) {
+    }
+    reset();
+}
+
+void Stmt::reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+}
+
+std::string Stmt::text(int col) const {
+    const unsigned char* p = sqlite3_column_text(s_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p), std::size_t(sqlite3_column_bytes(s_, col))) : std::string();
+}
+
+std::string Stmt::blob(int col) const {
+    const void* p = sqlite3_column_blob(s_, col);
+    return p ? std::string(static_cast<const char*>(p), std::size_t(sqlite3_column_bytes(s_, col))) : std::string();
+}
+
+Transaction::Transaction(Db& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+    if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit() {
+    db_.exec("COMMIT");
+    done_ = true;
+}
+
+}  // namespace lf::store_detail
