@@ -6,6 +6,7 @@
 
 #include "canvas/canvas_scene.h"
 #include "canvas/canvas_view.h"
+#include "canvas/edit_operations.h"
 #include "mainwindow/main_window.h"
 #include "ui_test_util.h"
 
@@ -21,6 +22,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openFile(lfTemplate("fashion_functional.lfproj")));
+        autoLayout(window.scene(), LayoutDirection::LeftToRight);  // Ctrl+L: the template's spacing is tight
         window.scene()->selectNodes({"dense"});
         window.view()->fitToView();
         QTest::qWait(200);

@@ -8,7 +8,7 @@ namespace lf::ui {
 
 namespace {
 
-constexpr double kLayerGap = 260, kRowGap = 110;
+constexpr double kLayerGap = 280, kRowGap = 110;
 
 struct Layering {
     std::vector<std::vector<std::string>> layers;

@@ -73,6 +73,8 @@ void CanvasScene::onChanged(const DocumentChange& change) {
         syncEdges();
         refreshLabels();
     }
+    // Room to scroll around the graph, however far it extends.
+    setSceneRect(itemsBoundingRect().adjusted(-1500, -1000, 1500, 1000).united(QRectF(-1500, -1000, 3000, 2000)));
     syncing_ = false;
 }
 
@@ -133,11 +135,16 @@ void CanvasScene::refreshLabels() {
         nodes_[n.id]->setContent(n, ni, spec ? QString::fromStdString(spec->category) : QString(), visible,
                                  errors[n.id]);
     }
+    std::unordered_map<std::string, QString> shapes;  // per producer: edges leaving one node share it
     for (const Edge& e : g.edges) {
         EdgeItem* item = edges_[edgeKey(e)];
-        auto info = a.nodes.find(e.from.node);
-        bool shaped = info != a.nodes.end() && info->second.shaped;
-        item->setLabel(shaped ? QString::fromStdString(info->second.layer.output.str()) : QStringLiteral("?"));
+        auto [label, fresh] = shapes.try_emplace(e.from.node);
+        if (fresh) {
+            auto info = a.nodes.find(e.from.node);
+            bool shaped = info != a.nodes.end() && info->second.shaped;
+            label->second = shaped ? QString::fromStdString(info->second.layer.output.str()) : QStringLiteral("?");
+        }
+        item->setLabel(label->second);
         NodeItem* from = nodeItem(e.from.node);
         NodeItem* to = nodeItem(e.to.node);
         if (from && to) item->setEnds(from->outputPortPos(), to->inputPortPos(e.to.port));
@@ -196,13 +203,17 @@ void CanvasScene::drawBackground(QPainter* painter, const QRectF& rect) {
     const QPalette pal = palette();
     painter->fillRect(rect, theme::canvasBackground(pal));
     const double step = kGrid * 2;
+    if (painter->worldTransform().m11() < 0.4) return;  // zoomed far out: no grid
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
     painter->setPen(QPen(theme::gridColor(pal), 0));
     QVector<QLineF> lines;
     for (double x = std::floor(rect.left() / step) * step; x < rect.right(); x += step)
         lines.append(QLineF(x, rect.top(), x, rect.bottom()));
     for (double y = std::floor(rect.top() / step) * step; y < rect.bottom(); y += step)
         lines.append(QLineF(rect.left(), y, rect.right(), y));
-    if (lines.size() < 2000) painter->drawLines(lines);
+    painter->drawLines(lines);
+    painter->restore();
 }
 
 }  // namespace lf::ui

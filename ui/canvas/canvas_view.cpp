@@ -21,7 +21,6 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
     setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
-    setSceneRect(-5000, -5000, 10000, 10000);
     setToolTip(QString());
 }
 

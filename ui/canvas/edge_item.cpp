@@ -24,8 +24,12 @@ QPainterPath EdgeItem::curve(QPointF from, QPointF to) {
 
 void EdgeItem::setEnds(QPointF from, QPointF to) {
     if (from == from_ && to == to_ && !path().isEmpty()) return;
+    prepareGeometryChange();
     from_ = from;
     to_ = to;
+    // The curve at t = 1/2 is (P0 + 3 P1 + 3 P2 + P3) / 8; with P1 = P0 + (dx, 0) and
+    // P2 = P3 - (dx, 0) the offsets cancel: the midpoint of the two ends.
+    mid_ = (from + to) / 2;
     setPath(curve(from, to));
 }
 
@@ -42,8 +46,7 @@ void EdgeItem::setLabel(const QString& label) {
 
 QRectF EdgeItem::labelRect() const {
     const QSizeF size = labelSize_;
-    QPointF mid = path().pointAtPercent(0.5);
-    return QRectF(mid - QPointF(size.width() / 2, size.height() / 2), size);
+    return QRectF(mid_ - QPointF(size.width() / 2, size.height() / 2), size);
 }
 
 QRectF EdgeItem::boundingRect() const {

@@ -28,7 +28,7 @@ private:
     Edge edge_;
     QString label_;
     QSizeF labelSize_;
-    QPointF from_, to_;
+    QPointF from_, to_, mid_;  // mid_: the curve's point at t = 0.5, where the label sits
 };
 
 }  // namespace lf::ui

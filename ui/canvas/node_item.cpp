@@ -94,6 +94,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setBrush(theme::nodeBody(pal));
     p->drawRoundedRect(body, 7, 7);
     QPainterPath header;
+    header.setFillRule(Qt::WindingFill);  // the rounded top and the square bottom overlap
     header.addRoundedRect(QRectF(0, 0, kWidth, kHeader), 7, 7);
     header.addRect(QRectF(0, kHeader / 2, kWidth, kHeader / 2));
     p->fillPath(header.simplified(), accent);

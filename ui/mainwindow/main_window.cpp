@@ -61,7 +61,7 @@ void MainWindow::createDocks() {
     scroll->setWidgetResizable(true);
     dock(scroll, tr("Inspector"), "inspector", Qt::RightDockWidgetArea);
     dock(summary_, tr("Model summary"), "summary", Qt::BottomDockWidgetArea);
-    resizeDocks({findChild<QDockWidget*>("palette"), findChild<QDockWidget*>("inspector")}, {200, 300}, Qt::Horizontal);
+    resizeDocks({findChild<QDockWidget*>("palette"), findChild<QDockWidget*>("inspector")}, {180, 270}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget*>("summary")}, {190}, Qt::Vertical);
 }
 

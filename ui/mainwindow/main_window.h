@@ -56,6 +56,7 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     bool maybeSave();
+    bool fileDone(bool ok, const QString& error, const QString& failure, const QString& path, const QString& done);
     bool save();
     bool saveAs();
     void newProject();

@@ -60,16 +60,23 @@ void MainWindow::newFromTemplate(const QString& path) {
     view_->fitToView();
 }
 
-bool MainWindow::openFile(const QString& path) {
-    QString error;
-    if (!doc_->load(path, &error)) {
-        showError(tr("Cannot open project"), error);
+// The end of Open and Save: report a failure, or remember the file and say what was done.
+bool MainWindow::fileDone(bool ok, const QString& error, const QString& failure, const QString& path,
+                          const QString& done) {
+    if (!ok) {
+        showError(failure, error);
         return false;
     }
     addRecent(path);
-    view_->fitToView();
-    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    statusBar()->showMessage(done, 4000);
     return true;
+}
+
+bool MainWindow::openFile(const QString& path) {
+    QString error;
+    bool ok = doc_->load(path, &error);
+    if (ok) view_->fitToView();
+    return fileDone(ok, error, tr("Cannot open project"), path, tr("Opened %1").arg(path));
 }
 
 void MainWindow::openDialog() {
@@ -80,14 +87,9 @@ void MainWindow::openDialog() {
 
 bool MainWindow::saveTo(const QString& path) {
     QString error;
-    if (!doc_->saveAs(path, &error)) {
-        showError(tr("Cannot save project"), error);
-        return false;
-    }
-    addRecent(path);
-    recovery_->discard();
-    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
-    return true;
+    bool ok = doc_->saveAs(path, &error);
+    if (ok) recovery_->discard();
+    return fileDone(ok, error, tr("Cannot save project"), path, tr("Saved %1").arg(path));
 }
 
 bool MainWindow::save() { return doc_->fileName().isEmpty() ? saveAs() : saveTo(doc_->fileName()); }
