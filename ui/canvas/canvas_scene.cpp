@@ -68,6 +68,8 @@ void CanvasScene::onChanged(const DocumentChange& change) {
                 const Node* n = doc_->graph().find(id.toStdString());
                 item->setPos(n->x, n->y);
             }
+    } else if (change.kind == DocumentChange::NodesEdited) {
+        refreshLabels();  // same nodes and edges: only texts, badges and shapes change
     } else if (change.kind != DocumentChange::SettingsChanged) {
         syncNodes();
         syncEdges();
@@ -98,6 +100,7 @@ void CanvasScene::syncNodes() {
 
 void CanvasScene::syncEdges() {
     std::set<std::string> live;
+    edgeOrder_.clear();
     for (const Edge& e : doc_->graph().edges) {
         std::string key = edgeKey(e);
         live.insert(key);
@@ -106,6 +109,7 @@ void CanvasScene::syncEdges() {
             item = new EdgeItem(e);
             addItem(item);
         }
+        edgeOrder_.push_back(item);
     }
     for (auto it = edges_.begin(); it != edges_.end();) {
         if (live.count(it->first)) { ++it; continue; }
@@ -136,8 +140,9 @@ void CanvasScene::refreshLabels() {
                                  errors[n.id]);
     }
     std::unordered_map<std::string, QString> shapes;  // per producer: edges leaving one node share it
-    for (const Edge& e : g.edges) {
-        EdgeItem* item = edges_[edgeKey(e)];
+    for (std::size_t i = 0; i < g.edges.size(); ++i) {
+        const Edge& e = g.edges[i];
+        EdgeItem* item = edgeOrder_[i];
         auto [label, fresh] = shapes.try_emplace(e.from.node);
         if (fresh) {
             auto info = a.nodes.find(e.from.node);

@@ -58,6 +58,7 @@ private:
     ProjectDocument* doc_;
     std::unordered_map<std::string, NodeItem*> nodes_;
     std::map<std::string, EdgeItem*> edges_;  // key: "from:port>to:port"
+    std::vector<EdgeItem*> edgeOrder_;         // edges_ in the document's edge order (set by syncEdges)
     std::unique_ptr<ConnectTool> connectTool_;
     bool snap_ = true;
     bool syncing_ = false;

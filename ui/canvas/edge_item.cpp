@@ -1,6 +1,7 @@
 #include "canvas/edge_item.h"
 
 #include <QFontMetricsF>
+#include <QHash>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
@@ -22,6 +23,19 @@ QPainterPath EdgeItem::curve(QPointF from, QPointF to) {
     return path;
 }
 
+namespace {
+
+// Shapes repeat across edges ("(?, 64)"): measure each text once, not once per edge.
+QSizeF labelSizeOf(const QString& label) {
+    static const QFontMetricsF fm{QFont()};
+    static QHash<QString, QSizeF> sizes;
+    auto it = sizes.find(label);
+    if (it == sizes.end()) it = sizes.insert(label, QSizeF(fm.horizontalAdvance(label) + 10, fm.height() + 2));
+    return *it;
+}
+
+}  // namespace
+
 void EdgeItem::setEnds(QPointF from, QPointF to) {
     if (from == from_ && to == to_ && !path().isEmpty()) return;
     prepareGeometryChange();
@@ -37,8 +51,7 @@ void EdgeItem::setLabel(const QString& label) {
     if (label == label_) return;
     prepareGeometryChange();
     label_ = label;
-    static const QFontMetricsF fm{QFont()};
-    labelSize_ = label.isEmpty() ? QSizeF() : QSizeF(fm.horizontalAdvance(label) + 10, fm.height() + 2);
+    labelSize_ = label.isEmpty() ? QSizeF() : labelSizeOf(label);
     setToolTip(QObject::tr("%1 → %2: %3")
                    .arg(QString::fromStdString(edge_.from.str()), QString::fromStdString(edge_.to.str()), label));
     update();

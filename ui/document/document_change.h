@@ -7,7 +7,8 @@ namespace lf::ui {
 struct DocumentChange {
     enum Kind {
         Reset,         // a new project was loaded: rebuild every view
-        GraphChanged,  // nodes, edges or parameters changed: shapes may differ
+        GraphChanged,  // nodes or edges were added or removed: shapes may differ
+        NodesEdited,   // parameters or names of `nodes` changed; the same nodes and edges remain
         NodesMoved,    // only canvas positions of `nodes` changed
         SettingsChanged,  // dataset binding or training configuration
     };

@@ -87,7 +87,8 @@ std::string ProjectDocument::uniqueId(const std::string& base) const {
 }
 
 void ProjectDocument::notify(const DocumentChange& change) {
-    if (change.kind != DocumentChange::NodesMoved) analysis_ = analyze(project_.graph);
+    if (change.kind != DocumentChange::NodesMoved && change.kind != DocumentChange::SettingsChanged)
+        analysis_ = analyze(project_.graph);
     Q_EMIT changed(change);
 }
 

@@ -10,7 +10,7 @@ RenameNodeCommand::RenameNodeCommand(ProjectDocument* doc, const std::string& no
 
 void RenameNodeCommand::apply(const std::string& name) {
     if (Node* n = graph().find(node_)) n->name = name;
-    notify(DocumentChange::GraphChanged, {QString::fromStdString(node_)});
+    notify(DocumentChange::NodesEdited, {QString::fromStdString(node_)});
 }
 
 void RenameNodeCommand::redo() { apply(new_); }

@@ -19,7 +19,7 @@ void SetParamCommand::apply(const std::optional<ParamValue>& value) {
         if (value) n->params[param_] = *value;
         else n->params.erase(param_);
     }
-    notify(DocumentChange::GraphChanged, {QString::fromStdString(node_)});
+    notify(DocumentChange::NodesEdited, {QString::fromStdString(node_)});
 }
 
 void SetParamCommand::redo() { apply(new_); }

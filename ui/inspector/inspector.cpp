@@ -36,7 +36,7 @@ Inspector::Inspector(ProjectDocument* doc, QWidget* parent)
         name_->setModified(false);
     });
     connect(doc_, &ProjectDocument::changed, this, [this](const DocumentChange& c) {
-        if (c.kind == DocumentChange::GraphChanged || c.kind == DocumentChange::Reset) refresh();
+        if (c.kind != DocumentChange::NodesMoved && c.kind != DocumentChange::SettingsChanged) refresh();
     });
     setNode({});
 }
