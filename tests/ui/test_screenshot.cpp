@@ -1,0 +1,69 @@
+// Renders the studio window on the functional template (the CNN template arrives with the
+// convolution layers) and writes canvas.png to $LF_SCREENSHOT_DIR (default: the working
+// directory), and canvas-dark.png with a dark palette. scripts/screenshot.sh runs it under
+// xvfb-run for docs/screenshots/.
+#include <QApplication>
+#include <QDir>
+#include <QtTest>
+
+#include "canvas/canvas_scene.h"
+#include "canvas/canvas_view.h"
+#include "canvas/edit_operations.h"
+#include "mainwindow/main_window.h"
+#include "ui_test_util.h"
+
+using namespace lf::ui;
+
+namespace {
+
+QPalette darkPalette() {  // what a dark desktop theme hands to Fusion
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xea, 0xed));
+    p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
+    p.setColor(QPalette::AlternateBase, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xea, 0xed));
+    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
+    p.setColor(QPalette::ButtonText, QColor(0xe8, 0xea, 0xed));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8b, 0xfd));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0xa0, 0xa6));
+    return p;
+}
+
+}  // namespace
+
+class TestScreenshot : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void canvas_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+
+    void canvas() {
+        QFETCH(bool, dark);
+        const QPalette light = QApplication::palette();
+        if (dark) QApplication::setPalette(darkPalette());
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("recovery.lfproj"));
+        window.resize(1400, 860);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(lfTemplate("fashion_functional.lfproj")));
+        autoLayout(window.scene(), LayoutDirection::LeftToRight);  // Ctrl+L: the template's spacing is tight
+        window.scene()->selectNodes({"dense"});
+        window.view()->fitToView();
+        QTest::qWait(200);
+        QImage shot = window.grab().toImage();
+        QVERIFY(!shot.isNull());
+        QString out = qEnvironmentVariable("LF_SCREENSHOT_DIR", QDir::currentPath()) +
+                      (dark ? "/canvas-dark.png" : "/canvas.png");
+        QApplication::setPalette(light);
+        QVERIFY2(shot.save(out), qPrintable(out));
+        qInfo("wrote %s", qPrintable(out));
+    }
+};
+
+QTEST_MAIN(TestScreenshot)
+#include "test_screenshot.moc"

@@ -1,0 +1,41 @@
+#pragma once
+// The canvas widget: zoom (wheel, keys, fit), pan (middle button or Alt+drag), rubber-band
+// selection, arrow-key nudging, and palette drops (QMimeData carrying a layer type name).
+#include <QGraphicsView>
+
+namespace lf::ui {
+
+class CanvasScene;
+
+class CanvasView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
+    CanvasScene* canvas() const { return canvas_; }
+    double zoom() const { return transform().m11(); }
+
+public Q_SLOTS:
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    void fitToView();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void scaleBy(double factor);
+    void nudge(QPointF delta);
+    CanvasScene* canvas_;
+    bool panning_ = false;
+    QPoint panFrom_;
+};
+
+}  // namespace lf::ui

@@ -1,0 +1,103 @@
+#include "canvas/edit_operations.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMimeData>
+
+#include "canvas/canvas_scene.h"
+#include "canvas/node_item.h"
+#include "document/add_nodes.h"
+#include "document/fragment.h"
+#include "document/move_nodes.h"
+#include "document/remove_nodes.h"
+#include "layerforge/core/error.h"
+
+namespace lf::ui {
+
+namespace {
+
+constexpr double kPasteOffset = 40;
+
+std::set<std::string> selectedSet(CanvasScene* scene) {
+    auto ids = scene->selectedNodeIds();
+    return {ids.begin(), ids.end()};
+}
+
+void addFragment(CanvasScene* scene, Graph fragment, QPointF offset, const QString& text) {
+    ProjectDocument* doc = scene->document();
+    fragment = uniqueFragment(*doc, std::move(fragment), offset);
+    std::vector<std::string> ids;
+    for (const Node& n : fragment.nodes) ids.push_back(n.id);
+    doc->push(new AddNodesCommand(doc, std::move(fragment), text));
+    scene->selectNodes(ids);
+}
+
+}  // namespace
+
+void copySelection(CanvasScene* scene) {
+    Graph fragment = selectionFragment(scene->document()->graph(), selectedSet(scene));
+    if (fragment.nodes.empty()) return;
+    QString json = fragmentToJson(fragment);
+    auto* mime = new QMimeData;
+    mime->setData(kGraphMimeType, json.toUtf8());
+    mime->setText(json);
+    QGuiApplication::clipboard()->setMimeData(mime);
+}
+
+void cutSelection(CanvasScene* scene) {
+    ProjectDocument* doc = scene->document();
+    auto ids = scene->selectedNodeIds();
+    if (ids.empty()) return;
+    copySelection(scene);
+    doc->push(new RemoveNodesCommand(doc, ids, {}, QObject::tr("Cut")));
+}
+
+bool pasteClipboard(CanvasScene* scene, QString* error) {
+    const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+    if (!mime) return false;
+    QString json = mime->hasFormat(kGraphMimeType) ? QString::fromUtf8(mime->data(kGraphMimeType)) : mime->text();
+    std::optional<Graph> fragment = fragmentFromJson(json, error);
+    if (!fragment || fragment->nodes.empty()) return false;
+    addFragment(scene, std::move(*fragment), {kPasteOffset, kPasteOffset}, QObject::tr("Paste"));
+    return true;
+}
+
+void duplicateSelection(CanvasScene* scene) {
+    Graph fragment = selectionFragment(scene->document()->graph(), selectedSet(scene));
+    if (fragment.nodes.empty()) return;
+    addFragment(scene, std::move(fragment), {kPasteOffset, kPasteOffset}, QObject::tr("Duplicate"));
+}
+
+void deleteSelection(CanvasScene* scene) {
+    ProjectDocument* doc = scene->document();
+    auto ids = scene->selectedNodeIds();
+    auto edges = scene->selectedEdges();
+    if (ids.empty() && edges.empty()) return;
+    doc->push(new RemoveNodesCommand(doc, ids, edges, QObject::tr("Delete")));
+}
+
+void selectAll(CanvasScene* scene) {
+    for (QGraphicsItem* item : scene->items())
+        if (item->type() == NodeItem::Type) item->setSelected(true);
+}
+
+void autoLayout(CanvasScene* scene, LayoutDirection direction) {
+    ProjectDocument* doc = scene->document();
+    if (doc->graph().nodes.empty()) return;
+    doc->push(new MoveNodesCommand(doc, layeredLayout(doc->graph(), direction), QObject::tr("Auto-layout"), false));
+}
+
+bool insertTemplate(CanvasScene* scene, const QString& path, QString* error) {
+    try {
+        Project p = load_project(path.toStdString());
+        QRectF bounds = scene->itemsBoundingRect();
+        QPointF offset = bounds.isEmpty() ? QPointF() : QPointF(0, bounds.bottom() + 80);
+        addFragment(scene, std::move(p.graph), offset, QObject::tr("Insert template"));
+        return true;
+    } catch (const Error& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+}  // namespace lf::ui

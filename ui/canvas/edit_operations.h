@@ -1,0 +1,20 @@
+#pragma once
+// Edit-menu verbs on the canvas selection; each pushes one undo command (or nothing).
+#include <QString>
+
+#include "canvas/auto_layout.h"
+
+namespace lf::ui {
+
+class CanvasScene;
+
+void copySelection(CanvasScene* scene);
+void cutSelection(CanvasScene* scene);
+bool pasteClipboard(CanvasScene* scene, QString* error = nullptr);
+void duplicateSelection(CanvasScene* scene);
+void deleteSelection(CanvasScene* scene);
+void selectAll(CanvasScene* scene);
+void autoLayout(CanvasScene* scene, LayoutDirection direction);
+bool insertTemplate(CanvasScene* scene, const QString& path, QString* error = nullptr);
+
+}  // namespace lf::ui

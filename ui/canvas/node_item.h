@@ -1,0 +1,58 @@
+#pragma once
+// One layer on the canvas: a card with a category-coloured header, typed input ports on the
+// left, one output port on the right, the parameter count, and an error badge whose tooltip
+// says what is wrong.
+#include <optional>
+#include <string>
+
+#include <QGraphicsItem>
+
+namespace lf {
+struct Node;
+struct NodeInfo;
+}  // namespace lf
+
+namespace lf::ui {
+
+class CanvasScene;
+
+class NodeItem : public QGraphicsItem {
+public:
+    static constexpr double kWidth = 180;
+    enum { Type = UserType + 1 };
+
+    explicit NodeItem(std::string id);
+    const std::string& id() const { return id_; }
+    int type() const override { return Type; }
+
+    // Refreshes what the card shows; repaints only when something differs.
+    void setContent(const Node& node, const NodeInfo* info, const QString& category, int inputPorts,
+                    const QString& error);
+    QString errorText() const { return error_; }
+    QGraphicsItem* badge() const { return badge_; }
+
+    QPointF inputPortPos(int port) const;  // scene coordinates
+    QPointF outputPortPos() const;
+    int inputPortCount() const { return inputs_; }
+    struct PortHit {
+        bool output = false;
+        int port = 0;
+    };
+    std::optional<PortHit> portAt(QPointF scenePos) const;
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+protected:
+    QVariant itemChange(GraphicsItemChange change, const QVariant& value) override;
+
+private:
+    double height() const;
+    QPointF localInputPort(int port) const;
+    std::string id_;
+    QString title_, type_, detail_, category_, error_;
+    int inputs_ = 1;
+    QGraphicsItem* badge_ = nullptr;
+};
+
+}  // namespace lf::ui

@@ -1,0 +1,19 @@
+#pragma once
+// What changed in a ProjectDocument, announced through its one `changed` signal.
+#include <QStringList>
+
+namespace lf::ui {
+
+struct DocumentChange {
+    enum Kind {
+        Reset,         // a new project was loaded: rebuild every view
+        GraphChanged,  // nodes or edges were added or removed: shapes may differ
+        NodesEdited,   // parameters or names of `nodes` changed; the same nodes and edges remain
+        NodesMoved,    // only canvas positions of `nodes` changed
+        SettingsChanged,  // dataset binding or training configuration
+    };
+    Kind kind = Reset;
+    QStringList nodes;  // affected node ids, when known
+};
+
+}  // namespace lf::ui

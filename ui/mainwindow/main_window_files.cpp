@@ -1,0 +1,162 @@
+// New, Open, Save, Save As, recent files, Keras import, the unsaved-changes prompt and crash
+// recovery of the studio window.
+#include <QAction>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+#include "canvas/auto_layout.h"
+#include "canvas/canvas_view.h"
+#include "document/project_document.h"
+#include "document/recovery.h"
+#include "layerforge/core/error.h"
+#include "layerforge/project/keras_import.h"
+#include "mainwindow/main_window.h"
+
+namespace lf::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+const char* const kRecentKey = "recentFiles";
+
+QString projectFilter() { return MainWindow::tr("Layerforge projects (*.lfproj);;All files (*)"); }
+
+}  // namespace
+
+QString MainWindow::templateDirectory() {
+    QString env = qEnvironmentVariable("LF_TEMPLATE_DIR");
+    if (!env.isEmpty()) return env;
+    QString installed = QCoreApplication::applicationDirPath() + "/../share/layerforge/templates";
+    return QDir(installed).exists() ? installed : QStringLiteral(LF_TEMPLATE_DIR);
+}
+
+bool MainWindow::maybeSave() {
+    if (!doc_->isModified()) return true;
+    auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                       tr("%1 has unsaved changes. Save them?").arg(doc_->displayName()),
+                                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::newProject() {
+    if (!maybeSave()) return;
+    Project p;
+    p.name = "untitled";
+    doc_->reset(std::move(p), {});
+}
+
+void MainWindow::newFromTemplate(const QString& path) {
+    if (!maybeSave()) return;
+    QString error;
+    if (!doc_->load(path, &error)) return showError(tr("Cannot open template"), error);
+    doc_->reset(doc_->project(), {});  // a copy: saving asks for a new file name
+    view_->fitToView();
+}
+
+// The end of Open and Save: report a failure, or remember the file and say what was done.
+bool MainWindow::fileDone(bool ok, const QString& error, const QString& failure, const QString& path,
+                          const QString& done) {
+    if (!ok) {
+        showError(failure, error);
+        return false;
+    }
+    addRecent(path);
+    statusBar()->showMessage(done, 4000);
+    return true;
+}
+
+bool MainWindow::openFile(const QString& path) {
+    QString error;
+    bool ok = doc_->load(path, &error);
+    if (ok) view_->fitToView();
+    return fileDone(ok, error, tr("Cannot open project"), path, tr("Opened %1").arg(path));
+}
+
+void MainWindow::openDialog() {
+    if (!maybeSave()) return;
+    QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {}, projectFilter());
+    if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::saveTo(const QString& path) {
+    QString error;
+    bool ok = doc_->saveAs(path, &error);
+    if (ok) recovery_->discard();
+    return fileDone(ok, error, tr("Cannot save project"), path, tr("Saved %1").arg(path));
+}
+
+bool MainWindow::save() { return doc_->fileName().isEmpty() ? saveAs() : saveTo(doc_->fileName()); }
+
+bool MainWindow::saveAs() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), doc_->fileName(), projectFilter());
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(".lfproj")) path += ".lfproj";
+    return saveTo(path);
+}
+
+bool MainWindow::importKeras(const QString& path) {
+    if (!maybeSave()) return false;
+    try {
+        Project p;
+        p.name = QFileInfo(path).completeBaseName().toStdString();
+        p.graph = import_keras_model_file(path.toStdString());
+        for (const auto& [id, at] : layeredLayout(p.graph, LayoutDirection::LeftToRight)) {
+            p.graph.find(id)->x = at.x();
+            p.graph.find(id)->y = at.y();
+        }
+        doc_->reset(std::move(p), {}, true);
+    } catch (const Error& e) {
+        showError(tr("Cannot import Keras model"), QString::fromStdString(e.what()));
+        return false;
+    }
+    view_->fitToView();
+    statusBar()->showMessage(tr("Imported %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::importDialog() {
+    QString path = QFileDialog::getOpenFileName(this, tr("Import Keras model"), {},
+                                                tr("Keras model JSON (*.json);;All files (*)"));
+    if (!path.isEmpty()) importKeras(path);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(kRecentKey).toStringList();
+    QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecent) files.removeLast();
+    settings.setValue(kRecentKey, files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = QSettings().value(kRecentKey).toStringList();
+    for (const QString& f : files)
+        recentMenu_->addAction(QFileInfo(f).fileName(), this, [this, f] {
+            if (maybeSave()) openFile(f);
+        })->setToolTip(f);
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::offerRecovery() {
+    if (!recovery_->exists()) return;
+    auto answer = QMessageBox::question(this, tr("Recover unsaved work?"),
+                                        tr("Layerforge did not close properly last time. Restore the autosaved project?"),
+                                        QMessageBox::Yes | QMessageBox::No);
+    QString error;
+    if (answer == QMessageBox::Yes && !recovery_->restore(&error)) showError(tr("Cannot recover"), error);
+    if (answer == QMessageBox::No) recovery_->discard();
+    view_->fitToView();
+}
+
+}  // namespace lf::ui
