@@ -12,6 +12,12 @@ namespace lf::cli {
 
 namespace {
 
+std::string floats_text(const std::vector<float>& v) {
+    Json j = Json::array();
+    for (float x : v) j.push_back(x);
+    return j.dump();
+}
+
 int run_train(const Args& args, const Reporter& out) {
     Project p = open_project(args);
     const std::string& path = args.positional()[0];
@@ -23,6 +29,7 @@ int run_train(const Args& args, const Reporter& out) {
         if (!(*v > 0)) throw input_error("option --learning-rate must be positive");
         p.training.optimizer.params["learning_rate"] = *v;
     }
+    const bool overridden = apply_dataset_options(args, p);
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
     Trainer trainer(model, p.training);
@@ -30,20 +37,30 @@ int run_train(const Args& args, const Reporter& out) {
     trainer.add_observer(&printer);
     trainer.set_log_every(args.integer("log-every").value_or(100));
 
-    BoundData data = load_bound_data(p.dataset, p.training.seed);
-    out.line("data: " + std::to_string(data.train.size()) + " training, " +
-             (data.validation ? std::to_string(data.validation->size()) : std::string("no")) + " validation, " +
-             std::to_string(data.test.size()) + " test samples");
-    FitResult fit = trainer.fit(data.train, data.validation ? &*data.validation : nullptr);
+    std::unique_ptr<BoundSources> data = bind_data(p, path, out);
+    if (p.dataset.kind == "image-folder" && p.dataset.classes.empty() && !overridden) {
+        p.dataset.classes = data->class_names;  // fixes the label ids for later runs and predict
+        save_project(p, path);
+        out.line("saved the class list in " + path);
+    }
+    FitResult fit = trainer.fit(*data->train, data->validation.get());
+    report_pipeline_problems(*data, out);
     if (fit.status == "failed") {
         out.object({{"event", "result"}, {"status", fit.status}, {"message", fit.message}});
         throw runtime_error(fit.message);
     }
-    EvalResult test = trainer.evaluate(data.test);
+    EvalResult test;
+    if (data->test) test = trainer.evaluate(*data->test);
     std::string weights = args.value("weights-out").value_or(default_weights_path(path));
-    save_weights(model, weights, {{"format", "layerforge-weights"}, {"project", p.name}});
+    std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
+                                               {"classes", Json(data->class_names).dump()}};
+    if (!data->mean.empty()) meta["mean"] = floats_text(data->mean), meta["std"] = floats_text(data->std);
+    save_weights(model, weights, meta);
 
-    out.line("test  " + metrics_text(test.metrics) + "  (" + std::to_string(test.samples) + " samples)");
+    if (data->test)
+        out.line("test  " + metrics_text(test.metrics) + "  (" + std::to_string(test.samples) + " samples)");
+    else
+        out.line("no test split (add a test/ folder beside train/ to get one)");
     out.line("weights saved to " + weights);
     Json history = Json::array();
     for (const Metrics& m : fit.history) history.push_back(metrics_json(m));
@@ -65,6 +82,7 @@ Command train_command() {
                    {"weights-out", "PATH", "where to save the weights (default PROJECT.weights.safetensors)"},
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
+    for (auto& o : dataset_options()) s.options.push_back(o);
     return {s, run_train};
 }
 

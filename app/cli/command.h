@@ -1,5 +1,6 @@
 #pragma once
 // The CLI's commands: each has a spec (usage, options, help) and a run function returning the exit code.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ Command train_command();
 Command evaluate_command();
 Command info_command();
 Command layers_command();
+Command dataset_command();
+Command predict_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
@@ -43,5 +46,21 @@ void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit
 // Loads the project named by the first positional argument and applies the data options.
 Project open_project(const Args& args);
 std::vector<OptionSpec> data_options();
+
+// --dataset DIR, --validation-split X, --workers N: an image folder instead of the binding.
+std::vector<OptionSpec> dataset_options();
+bool apply_dataset_options(const Args& args, Project& p);  // true when --dataset replaced the binding
+}  // namespace lf::cli
+
+namespace lf {
+struct BoundSources;
+}
+
+namespace lf::cli {
+// Binds the project's dataset for its model (cache file beside the project) and prints a summary
+// and the files the scan skipped.
+std::unique_ptr<BoundSources> bind_data(const Project& p, const std::string& project_path, const Reporter& out);
+// Prints the files that failed to decode while training or evaluating.
+void report_pipeline_problems(const BoundSources& data, const Reporter& out);
 
 }  // namespace lf::cli

@@ -19,7 +19,8 @@ void Reporter::object(const Json& j) const {
 }
 
 const std::vector<Command>& commands() {
-    static const std::vector<Command> all = {train_command(), evaluate_command(), info_command(), layers_command()};
+    static const std::vector<Command> all = {train_command(),   evaluate_command(), predict_command(),
+                                             dataset_command(), info_command(),     layers_command()};
     return all;
 }
 

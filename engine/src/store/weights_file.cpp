@@ -16,6 +16,18 @@ std::string dims_text(const std::vector<std::int64_t>& d) {  // a weight's full 
     return s + ")";
 }
 
+// The JSON header and where the data starts; throws naming origin when the framing is damaged.
+std::pair<nlohmann::json, std::size_t> read_header(const std::string& bytes, const std::string& origin) {
+    auto fail = [&](const std::string& what) { return input_error(origin + ": " + what); };
+    if (bytes.size() < 8) throw fail("too short to be a weights file (safetensors)");
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | std::uint8_t(bytes[std::size_t(i)]);
+    if (n > bytes.size() - 8) throw fail("the header length " + std::to_string(n) + " exceeds the file; it is truncated");
+    nlohmann::json header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + std::int64_t(n), nullptr, false);
+    if (!header.is_object()) throw fail("the header is not a JSON object; the file is damaged");
+    return {std::move(header), std::size_t(8 + n)};
+}
+
 }  // namespace
 
 std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata) {
@@ -40,13 +52,8 @@ std::string encode_weights(const Model& m, const std::map<std::string, std::stri
 
 void decode_weights(Model& m, const std::string& bytes, const std::string& origin) {
     auto fail = [&](const std::string& what) { return input_error(origin + ": " + what); };
-    if (bytes.size() < 8) throw fail("too short to be a weights file (safetensors)");
-    std::uint64_t n = 0;
-    for (int i = 7; i >= 0; --i) n = (n << 8) | std::uint8_t(bytes[std::size_t(i)]);
-    if (n > bytes.size() - 8) throw fail("the header length " + std::to_string(n) + " exceeds the file; it is truncated");
-    nlohmann::json header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + std::int64_t(n), nullptr, false);
-    if (!header.is_object()) throw fail("the header is not a JSON object; the file is damaged");
-    const std::size_t data_start = 8 + n, data_size = bytes.size() - data_start;
+    const auto [header, data_start] = read_header(bytes, origin);
+    const std::size_t data_size = bytes.size() - data_start;
     for (const WeightRef& w : m.weight_refs()) {
         auto it = header.find(w.name);
         if (it == header.end()) throw fail("has no tensor '" + w.name + "'; it was saved from a different model");
@@ -71,5 +78,14 @@ void save_weights(const Model& m, const std::string& path, const std::map<std::s
 }
 
 void load_weights(Model& m, const std::string& path) { decode_weights(m, read_file(path, "weights file"), path); }
+
+std::map<std::string, std::string> read_weights_metadata(const std::string& path) {
+    const auto [header, data_start] = read_header(read_file(path, "weights file"), path);
+    std::map<std::string, std::string> out;
+    if (header.contains("__metadata__") && header["__metadata__"].is_object())
+        for (const auto& [k, v] : header["__metadata__"].items())
+            if (v.is_string()) out[k] = v.get<std::string>();
+    return out;
+}
 
 }  // namespace lf

@@ -1,9 +1,10 @@
-// Trainer::fit: the training loop. Per step it copies one batch into the plan, runs forward,
-// loss and backward, and updates the weights; nothing here allocates after the first epoch.
+// Trainer::fit: the training loop. Per step it takes one batch from the source, copies it into
+// the plan, runs forward, loss and backward, and updates the weights; nothing here allocates
+// after the first epoch.
 #include <chrono>
 #include <cmath>
-#include <numeric>
-#include <random>
+#include <cstring>
+#include <optional>
 
 #include "layerforge/core/error.h"
 #include "layerforge/graph/plan.h"
@@ -12,7 +13,6 @@
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/schedule.h"
 #include "layerforge/train/trainer.h"
-#include "train/batch_feed.h"
 
 namespace lf {
 
@@ -34,19 +34,27 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     check_dataset(train, "training");
     if (validation) check_dataset(*validation, "validation");
     if (train.size() == 0) throw input_error("the training data is empty");
+    TensorSource train_source(train, config_.batch_size, config_.shuffle, std::uint64_t(config_.seed));
+    std::optional<TensorSource> validation_source;
+    if (validation) validation_source.emplace(*validation, config_.batch_size, false, 0);
+    return fit(train_source, validation_source ? &*validation_source : nullptr);
+}
+
+FitResult Trainer::fit(BatchSource& train, BatchSource* validation) {
+    check_source(train.sample_shape(), train.class_names().size(), "training");
+    if (validation) check_source(validation->sample_shape(), validation->class_names().size(), "validation");
+    if (train.size() == 0) throw input_error("the training data is empty");
     stop_ = false;  // requests from an earlier run do not carry over
     pause_ = false;
     make_callbacks();  // a second fit must not inherit the last run's best value, wait count or lr scale
 
-    const std::int64_t n = train.size(), bs = std::min<std::int64_t>(config_.batch_size, n);
-    const std::int64_t steps_per_epoch = (n + bs - 1) / bs, epochs = config_.epochs;
-    std::vector<std::int64_t> order(std::size_t(n), 0);
-    std::vector<std::int32_t> labels(static_cast<std::size_t>(bs));
+    const std::int64_t n = train.size(), bs = train.batch_size();
+    const std::int64_t steps_per_epoch = train.steps_per_epoch(), epochs = config_.epochs;
+    const std::size_t width = std::size_t(train.sample_shape().elements());
     std::vector<float> best_weights;
-    std::mt19937_64 rng(std::uint64_t(config_.seed));
     double lr_scale = 1.0;
-    plan_for(bs, true);
-    if (n % bs) plan_for(n % bs, true);
+    plan_for(std::min(bs, n), true);
+    if (n % bs && n > bs) plan_for(n % bs, true);
 
     FitResult result;
     TrainEvent ev;
@@ -70,22 +78,32 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     };
 
     for (std::int64_t epoch = 1; epoch <= epochs; ++epoch) {
-        std::iota(order.begin(), order.end(), 0);
-        if (config_.shuffle)
-            for (std::int64_t i = n - 1; i > 0; --i) std::swap(order[std::size_t(i)], order[rng() % std::uint64_t(i + 1)]);
+        train.start_epoch(epoch);
         for (auto& m : metrics_) m->reset();
         double loss_sum = 0;
         std::int64_t seen = 0, window_images = 0;
+        double window_wait = 0;
         auto window_start = Clock::now();
         ev.epoch = epoch;
+        auto running_metrics = [&] {
+            Metrics m{{"loss", seen ? loss_sum / double(seen) : 0.0}};
+            for (auto& metric : metrics_) m.emplace_back(metric->name(), metric->result());
+            return m;
+        };
 
-        for (std::int64_t s = 0; s < steps_per_epoch; ++s) {
-            const std::int64_t count = std::min(bs, n - s * bs);
+        std::int64_t s = 0;
+        for (;; ++s) {
+            const auto wait_start = Clock::now();
+            const BatchView batch = train.next();
+            window_wait += seconds_since(wait_start);
+            if (batch.count == 0) break;
+            const std::int64_t count = batch.count;
             Plan& plan = plan_for(count, true);
-            gather_batch(train, order.data() + s * bs, count, plan.input(), labels.data());
+            std::memcpy(plan.input(), batch.images, std::size_t(count) * width * sizeof(float));
+            const std::int32_t* labels = batch.labels;
             std::int64_t it = optimizer_->iterations();
             double lr = schedule_->lr(optimizer_->learning_rate(), it, steps_per_epoch) * lr_scale;
-            double loss = plan.train_step(labels.data(), *loss_);
+            double loss = plan.train_step(labels, *loss_);
             ev.step = it + 1;
             ev.learning_rate = lr;
             if (!std::isfinite(loss))
@@ -98,19 +116,21 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
             loss_sum += loss * double(count);
             seen += count;
             window_images += count;
-            for (auto& m : metrics_) m->update(plan.output(), labels.data(), count, plan.output_width());
+            for (auto& m : metrics_) m->update(plan.output(), labels, count, plan.output_width());
             ++result.steps;
 
-            bool last = s + 1 == steps_per_epoch;
+            bool last = s + 1 >= steps_per_epoch;
             if ((s + 1) % log_every_ == 0 || last) {
                 double dt = seconds_since(window_start);
                 ev.kind = EventKind::Step;
                 ev.images_per_second = dt > 0 ? double(window_images) / dt : 0;
+                ev.data_wait_fraction = dt > 0 ? window_wait / dt : 0;
+                ev.data = train.stats();
+                window_wait = 0;
                 double steps_left = double(ev.total_steps - result.steps);  // this fit only
                 ev.eta_seconds = ev.images_per_second > 0 ? steps_left * double(bs) / ev.images_per_second : 0;
                 ev.elapsed_seconds = seconds_since(run_start);
-                ev.metrics = {{"loss", loss_sum / double(seen)}};
-                for (auto& m : metrics_) ev.metrics.emplace_back(m->name(), m->result());
+                ev.metrics = running_metrics();
                 if (!last) notify(ev);
                 window_images = 0;
                 window_start = Clock::now();
@@ -120,7 +140,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
                                                     std::to_string(ev.step), EventKind::Stopped);
         }
 
-        Metrics epoch_metrics = ev.metrics;
+        Metrics epoch_metrics = running_metrics();  // also when failed files made the epoch shorter
         if (validation)
             for (const auto& [k, v] : evaluate(*validation).metrics) epoch_metrics.emplace_back("val_" + k, v);
         epoch_metrics.emplace_back("lr", ev.learning_rate);
