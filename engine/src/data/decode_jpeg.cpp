@@ -11,7 +11,8 @@ namespace lf::detail {
 
 namespace {
 
-// One decompressor per thread: creating it costs more than decoding a small JPEG.
+// One decompressor per thread: creating it costs more than decoding a small JPEG. After an
+// error the handle is replaced: a failed decode leaves state behind that breaks the next header.
 struct Handle {
     tjhandle h = tjInitDecompress();
     ~Handle() {
@@ -19,10 +20,18 @@ struct Handle {
     }
 };
 
+thread_local Handle handle;
+
 tjhandle thread_handle() {
-    thread_local Handle handle;
     if (!handle.h) throw runtime_error("cannot initialise libjpeg-turbo");
     return handle.h;
+}
+
+Error failure(const std::string& what) {
+    const std::string why = tjGetErrorStr2(handle.h);
+    tjDestroy(handle.h);
+    handle.h = tjInitDecompress();
+    return input_error(what + " (" + why + ")");
 }
 
 tjscalingfactor pick_scale(int width, int height, double min_scale) {
@@ -49,7 +58,7 @@ Image decode_jpeg(const std::uint8_t* data, std::size_t size, int orientation,
     int width = 0, height = 0, subsamp = 0, colorspace = 0;
     auto* src = const_cast<unsigned char*>(data);
     if (tjDecompressHeader3(tj, src, static_cast<unsigned long>(size), &width, &height, &subsamp, &colorspace) != 0)
-        throw input_error(std::string("not a readable JPEG (") + tjGetErrorStr2(tj) + ")");
+        throw failure("not a readable JPEG");
     check_dimensions(width, height, "JPEG");
     const bool swap = orientation >= 5;
     const tjscalingfactor f =
@@ -65,7 +74,7 @@ Image decode_jpeg(const std::uint8_t* data, std::size_t size, int orientation,
         // Warnings (e.g. extraneous bytes) still give a full image; a premature end does not.
         const std::string why = tjGetErrorStr2(tj);
         if (tjGetErrorCode(tj) != TJERR_WARNING || why.find("Premature end") != std::string::npos)
-            throw input_error("corrupt or truncated JPEG (" + why + ")");
+            throw failure("corrupt or truncated JPEG");
     }
     if (cmyk) {  // Adobe stores inverted CMYK, so R = C * K / 255 on the decoded values (as PIL)
         Image rgb;

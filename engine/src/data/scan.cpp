@@ -3,7 +3,6 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <set>
 
 #include "layerforge/core/error.h"
 #include "layerforge/data/image.h"
@@ -75,21 +74,20 @@ public:
         return out;
     }
 
-    // Class folders directly below dir (hidden ones skipped); loose files are counted.
-    std::vector<fs::path> class_dirs(const fs::path& dir, const std::set<std::string>& skip = {}) {
+    // Class folders directly below dir (hidden ones skipped); loose files are counted if `count`.
+    std::vector<fs::path> class_dirs(const fs::path& dir, bool count) {
         std::vector<fs::path> out;
         std::error_code ec;
         for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
             const fs::path p = it->path();
-            if (skip.count(lower(p.filename().string()))) continue;
             if (hidden(p)) {
-                ++s_.hidden;
+                s_.hidden += count;
             } else if (it->is_directory(ec)) {
                 out.push_back(p);
             } else if (format_from_extension(p.string()) == ImageFormat::Unknown) {
-                ++s_.non_images;
+                s_.non_images += count;
             } else {
-                ++s_.outside_classes;
+                s_.outside_classes += count;
             }
         }
         if (ec) throw input_error(dir.string() + ": cannot list the folder (" + ec.message() + ")");
@@ -98,9 +96,9 @@ public:
     }
 
     // Files of one split; class folders not among the known classes are reported, not guessed.
-    std::vector<LabeledFile> split(const fs::path& dir, const std::vector<std::string>& classes) {
+    std::vector<LabeledFile> split(const fs::path& dir, const std::vector<std::string>& classes, bool count) {
         std::vector<LabeledFile> files;
-        for (const fs::path& c : class_dirs(dir)) {
+        for (const fs::path& c : class_dirs(dir, count)) {
             const std::string name = c.filename().string();
             const auto at = std::lower_bound(classes.begin(), classes.end(), name);
             if (at == classes.end() || *at != name) {
@@ -140,17 +138,17 @@ FolderScan scan_image_folder(const std::string& root_text) {
     const fs::path test = find_child(root, {"test", "testing"});
     s.split_layout = !train.empty();
     const fs::path class_root = s.split_layout ? train : root;
-    for (const fs::path& d : walk.class_dirs(class_root)) s.class_names.push_back(d.filename().string());
+    for (const fs::path& d : walk.class_dirs(class_root, true)) s.class_names.push_back(d.filename().string());
     std::sort(s.class_names.begin(), s.class_names.end());
     if (s.class_names.empty())
         throw input_error(class_root.string() + ": no class folders; put each class's images in a folder named "
                           "after the class (ROOT/CLASS/image.png)");
-    s.train = walk.split(class_root, s.class_names);
+    s.train = walk.split(class_root, s.class_names, false);  // its loose files were counted above
     if (s.split_layout) {
         s.has_validation = !valid.empty();
         s.has_test = !test.empty();
-        if (s.has_validation) s.validation = walk.split(valid, s.class_names);
-        if (s.has_test) s.test = walk.split(test, s.class_names);
+        if (s.has_validation) s.validation = walk.split(valid, s.class_names, true);
+        if (s.has_test) s.test = walk.split(test, s.class_names, true);
     }
     return s;
 }
