@@ -16,10 +16,7 @@ int run_evaluate(const Args& args, const Reporter& out) {
     apply_dataset_options(args, p);
     const std::string& path = args.positional()[0];
     Model model(p.graph);
-    std::string weights = args.value("weights").value_or(default_weights_path(path));
-    if (!std::filesystem::exists(weights))
-        throw input_error(weights + ": no trained weights; run `layerforge-cli train " + path +
-                          "` first or pass --weights PATH");
+    const std::string weights = trained_weights_path(args, path);
     load_weights(model, weights);
     Trainer trainer(model, p.training);
     p.dataset.validation = "none";

@@ -37,9 +37,7 @@ int run_predict(const Args& args, const Reporter& out) {
     const std::string& path = args.positional()[0];
     if (args.positional().size() < 2) throw input_error("give at least one IMAGE after the project");
     Model model(p.graph);
-    const std::string weights = args.value("weights").value_or(default_weights_path(path));
-    if (!std::filesystem::exists(weights))
-        throw input_error(weights + ": no trained weights; run `layerforge-cli train " + path + "` first or pass --weights PATH");
+    const std::string weights = trained_weights_path(args, path);
     load_weights(model, weights);
     const auto meta = read_weights_metadata(weights);
     std::vector<std::string> classes = p.dataset.classes;

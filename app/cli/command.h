@@ -42,6 +42,8 @@ Command predict_command();
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
 std::string default_weights_path(const std::string& project_path);  // NAME.weights.safetensors beside it
+// --weights or the default path; throws a usage error saying to train first when it is missing.
+std::string trained_weights_path(const Args& args, const std::string& project_path);
 void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit-train, --limit-test, --seed
 // Loads the project named by the first positional argument and applies the data options.
 Project open_project(const Args& args);

@@ -29,6 +29,14 @@ std::string default_weights_path(const std::string& project_path) {
     return (p.parent_path() / (p.stem().string() + ".weights.safetensors")).string();
 }
 
+std::string trained_weights_path(const Args& args, const std::string& project_path) {
+    std::string weights = args.value("weights").value_or(default_weights_path(project_path));
+    if (!std::filesystem::exists(weights))
+        throw input_error(weights + ": no trained weights; run `layerforge-cli train " + project_path +
+                          "` first or pass --weights PATH");
+    return weights;
+}
+
 std::vector<OptionSpec> data_options() {
     return {{"batch-size", "N", "override training.batch_size"},
             {"seed", "N", "override training.seed"},
