@@ -183,8 +183,9 @@ bool ImagePipeline::load(std::int64_t file, Image& out, std::int64_t& decoded, s
         return false;
     }
     if (!cache_.empty()) {
-        std::memcpy(cache_.data() + f * sample_bytes_, out.pixels.data(), sample_bytes_);
-        state_[f] = 1;  // only this worker touches file f during the epoch
+        std::memcpy(cache_.data() + f * sample_bytes_, out.pixels.data(), sample_bytes_);  // only this worker writes f
+        std::lock_guard lock(mutex_);  // size() may read the states at any time
+        state_[f] = 1;
         cache_dirty_ = true;
     }
     return true;

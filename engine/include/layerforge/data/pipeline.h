@@ -86,8 +86,8 @@ private:
     PipelineOptions opts_;
     std::size_t sample_bytes_ = 0;
 
-    // Per file: 0 unknown, 1 cached, 2 failed. Written by the worker that owns the file's batch;
-    // read in later epochs (the epoch boundary orders them).
+    // Per file: 0 unknown, 1 cached, 2 failed; written under mutex_ by the worker that owns the
+    // file's batch. The cached bytes are read in later epochs (the epoch boundary orders them).
     std::vector<std::uint8_t> state_;
     std::vector<std::uint8_t> cache_;  // CacheMode != None: files x sample_bytes_
     bool cache_dirty_ = false;
