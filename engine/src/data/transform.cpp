@@ -45,33 +45,43 @@ Taps make_taps(int n, double origin, double extent, int size) {
     return t;
 }
 
+// Horizontal pass of one source row: C channels interleaved, taps per output pixel.
+template <int C>
+void horizontal(const std::uint8_t* s, const Taps& tx, int dw, float* r) {
+    for (int x = 0; x < dw; ++x) {
+        float acc[C] = {};
+        for (int k = tx.first[std::size_t(x)], e = k + tx.count[std::size_t(x)]; k < e; ++k) {
+            const float w = tx.weight[std::size_t(k)];
+            const std::uint8_t* p = s + std::size_t(tx.src[std::size_t(k)]) * C;
+            for (int c = 0; c < C; ++c) acc[c] += w * float(p[c]);
+        }
+        for (int c = 0; c < C; ++c) r[std::size_t(x) * C + std::size_t(c)] = acc[c];
+    }
+}
+
 // Resamples the source window into the dst rectangle (dx, dy, dw, dh) of out.
 void resample(const Image& img, double x0, double w, double y0, double h, Image& out, int dx, int dy, int dw, int dh) {
     const int C = img.channels;
     const Taps tx = make_taps(dw, x0, w, img.width), ty = make_taps(dh, y0, h, img.height);
     const int row_lo = *std::min_element(ty.src.begin(), ty.src.end());
     const int row_hi = *std::max_element(ty.src.begin(), ty.src.end());
-    std::vector<float> rows(std::size_t(row_hi - row_lo + 1) * std::size_t(dw) * std::size_t(C));
-    for (int y = row_lo; y <= row_hi; ++y) {  // horizontal pass over the rows the vertical pass needs
-        const std::uint8_t* s = img.row(y);
-        float* r = rows.data() + std::size_t(y - row_lo) * std::size_t(dw) * std::size_t(C);
-        for (int x = 0; x < dw; ++x)
-            for (int c = 0; c < C; ++c) {
-                float acc = 0;
-                for (int k = tx.first[std::size_t(x)], e = k + tx.count[std::size_t(x)]; k < e; ++k)
-                    acc += tx.weight[std::size_t(k)] * s[std::size_t(tx.src[std::size_t(k)]) * std::size_t(C) + std::size_t(c)];
-                r[std::size_t(x) * std::size_t(C) + std::size_t(c)] = acc;
-            }
-    }
     const std::size_t width = std::size_t(dw) * std::size_t(C);
-    for (int y = 0; y < dh; ++y) {
-        std::uint8_t* d = out.row(dy + y) + std::size_t(dx) * std::size_t(C);
-        for (std::size_t i = 0; i < width; ++i) {
-            float acc = 0;
-            for (int k = ty.first[std::size_t(y)], e = k + ty.count[std::size_t(y)]; k < e; ++k)
-                acc += ty.weight[std::size_t(k)] * rows[std::size_t(ty.src[std::size_t(k)] - row_lo) * width + i];
-            d[i] = std::uint8_t(std::clamp(std::lround(acc), 0L, 255L));
+    std::vector<float> rows(std::size_t(row_hi - row_lo + 1) * width), acc(width);
+    for (int y = row_lo; y <= row_hi; ++y) {  // horizontal pass over the rows the vertical pass needs
+        float* r = rows.data() + std::size_t(y - row_lo) * width;
+        if (C == 1) horizontal<1>(img.row(y), tx, dw, r);
+        else if (C == 3) horizontal<3>(img.row(y), tx, dw, r);
+        else horizontal<4>(img.row(y), tx, dw, r);
+    }
+    for (int y = 0; y < dh; ++y) {  // vertical pass: whole rows at a time, which vectorises
+        std::fill(acc.begin(), acc.end(), 0.f);
+        for (int k = ty.first[std::size_t(y)], e = k + ty.count[std::size_t(y)]; k < e; ++k) {
+            const float wk = ty.weight[std::size_t(k)];
+            const float* r = rows.data() + std::size_t(ty.src[std::size_t(k)] - row_lo) * width;
+            for (std::size_t i = 0; i < width; ++i) acc[i] += wk * r[i];
         }
+        std::uint8_t* d = out.row(dy + y) + std::size_t(dx) * std::size_t(C);
+        for (std::size_t i = 0; i < width; ++i) d[i] = std::uint8_t(std::clamp(acc[i], 0.f, 255.f) + 0.5f);
     }
 }
 
