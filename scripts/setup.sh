@@ -6,12 +6,12 @@ pkgs=(
   cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl1-mesa-dev libxkbcommon-dev
   libdnnl-dev ocl-icd-opencl-dev
-  nlohmann-json3-dev zlib1g-dev libsqlite3-dev libpng-dev libturbojpeg0-dev
+  nlohmann-json3-dev zlib1g-dev libsqlite3-dev libpng-dev libturbojpeg0-dev libgif-dev
   dataset-fashion-mnist
   xvfb xauth
 )
 if [ "${LF_SETUP_BENCH:-0}" = 1 ]; then
-  pkgs+=(python3-torch python3-numpy libopenblas0-openmp)
+  pkgs+=(python3-torch python3-torchvision python3-pil python3-numpy libopenblas0-openmp)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -13,6 +13,7 @@ namespace {
 
 int run_evaluate(const Args& args, const Reporter& out) {
     Project p = open_project(args);
+    apply_dataset_options(args, p);
     const std::string& path = args.positional()[0];
     Model model(p.graph);
     std::string weights;
@@ -21,16 +22,15 @@ int run_evaluate(const Args& args, const Reporter& out) {
         CheckpointInfo c = load_checkpoint_weights(*store, *spec, run_option(args), model);
         weights = store->path() + " " + c.name() + " (id " + std::to_string(c.id) + ")";
     } else {
-        weights = args.value("weights").value_or(default_weights_path(path));
-        if (!std::filesystem::exists(weights))
-            throw input_error(weights + ": no trained weights; run `layerforge-cli train " + path +
-                              "` first or pass --weights PATH");
+        weights = trained_weights_path(args, path);
         load_weights(model, weights);
     }
     Trainer trainer(model, p.training);
-    DatasetBinding binding = p.dataset;
-    binding.validation = "none";
-    EvalResult r = trainer.evaluate(load_bound_data(binding, p.training.seed).test);
+    p.dataset.validation = "none";
+    std::unique_ptr<BoundSources> data = bind_data(p, path, out);
+    if (!data->test) throw input_error(p.dataset.path + ": no test split; add a test/ folder beside train/");
+    EvalResult r = trainer.evaluate(*data->test);
+    report_pipeline_problems(*data, out);
     out.line("test  " + metrics_text(r.metrics) + "  (" + std::to_string(r.samples) + " samples, weights " + weights + ")");
     out.object({{"event", "result"}, {"split", "test"}, {"samples", r.samples}, {"weights", weights},
                 {"metrics", metrics_json(r.metrics)}});
@@ -47,6 +47,7 @@ Command evaluate_command() {
                    {"run", "R", "look ckpt-STEP, latest or best up in run R"},
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
+    for (auto& o : dataset_options()) s.options.push_back(o);
     return {s, run_evaluate};
 }
 

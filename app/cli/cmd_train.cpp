@@ -22,10 +22,17 @@ std::pair<std::string, std::string> snapshots(const Project& p) {
     return {doc["model"].dump(), settings.dump()};
 }
 
-std::string fingerprint(const TensorDataset& d) {
-    std::string bytes(reinterpret_cast<const char*>(d.images.data()), d.images.size() * sizeof(float));
-    bytes.append(reinterpret_cast<const char*>(d.labels.data()), d.labels.size() * sizeof(std::int32_t));
-    return std::to_string(d.size()) + " samples " + crc32_hex(bytes);
+// Fashion-MNIST: a checksum of the training tensors; image folders: of the file list and labels.
+std::string fingerprint(const BoundSources& data) {
+    std::string bytes;
+    if (data.scan) {
+        for (const LabeledFile& f : data.scan->train) bytes += f.path + '\n' + std::to_string(f.label) + '\n';
+    } else {
+        const TensorDataset& d = data.tensors.train;
+        bytes.assign(reinterpret_cast<const char*>(d.images.data()), d.images.size() * sizeof(float));
+        bytes.append(reinterpret_cast<const char*>(d.labels.data()), d.labels.size() * sizeof(std::int32_t));
+    }
+    return std::to_string(data.train->size()) + " samples " + crc32_hex(bytes);
 }
 
 RetentionPolicy retention(const Args& args, bool has_validation) {
@@ -48,6 +55,12 @@ CheckpointPolicy checkpoint_policy(const Args& args) {
     return c;
 }
 
+std::string floats_text(const std::vector<float>& v) {
+    Json j = Json::array();
+    for (float x : v) j.push_back(x);
+    return j.dump();
+}
+
 int run_train(const Args& args, const Reporter& out) {
     Project p = open_project(args);
     const std::string& path = args.positional()[0];
@@ -60,6 +73,7 @@ int run_train(const Args& args, const Reporter& out) {
         p.training.optimizer.params["learning_rate"] = *v;
     }
     const CheckpointPolicy policy = checkpoint_policy(args);
+    const bool overridden = apply_dataset_options(args, p);
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
     Trainer trainer(model, p.training);
@@ -68,10 +82,12 @@ int run_train(const Args& args, const Reporter& out) {
     trainer.set_log_every(args.integer("log-every").value_or(100));
     auto store = open_store(path, true);  // before the data: a store that cannot be written stops here
 
-    BoundData data = load_bound_data(p.dataset, p.training.seed);
-    out.line("data: " + std::to_string(data.train.size()) + " training, " +
-             (data.validation ? std::to_string(data.validation->size()) : std::string("no")) + " validation, " +
-             std::to_string(data.test.size()) + " test samples");
+    std::unique_ptr<BoundSources> data = bind_data(p, path, out);
+    if (p.dataset.kind == "image-folder" && p.dataset.classes.empty() && !overridden) {
+        p.dataset.classes = data->class_names;  // fixes the label ids for later runs and predict
+        save_project(p, path);
+        out.line("saved the class list in " + path);
+    }
 
     std::int64_t run_id = 0;
     std::optional<TrainState> resume;
@@ -91,7 +107,7 @@ int run_train(const Args& args, const Reporter& out) {
         r.name = args.value("run-name").value_or(p.name.empty() ? std::string("run") : p.name);
         r.graph = graph;
         r.settings = settings;
-        r.dataset_fingerprint = fingerprint(data.train);
+        r.dataset_fingerprint = fingerprint(*data);
         r.device = "cpu";
         r.notes = args.value("notes").value_or("");
         run_id = store->create_run(r);
@@ -99,7 +115,7 @@ int run_train(const Args& args, const Reporter& out) {
         out.object({{"event", "run"}, {"run", run_id}, {"store", store->path()}});
     }
 
-    RunRecorder recorder(*store, run_id, model, trainer.optimizer(), retention(args, bool(data.validation)));
+    RunRecorder recorder(*store, run_id, model, trainer.optimizer(), retention(args, bool(data->validation)));
     recorder.on_saved = [&](const CheckpointInfo& c) {
         out.line("checkpoint " + c.name() + " saved (id " + std::to_string(c.id) + ")");
         Json j = checkpoint_json(c);
@@ -108,20 +124,31 @@ int run_train(const Args& args, const Reporter& out) {
     };
     trainer.add_observer(&recorder);
     trainer.set_checkpointing(policy, &recorder);
-    FitResult fit = trainer.fit(data.train, data.validation ? &*data.validation : nullptr, resume ? &*resume : nullptr);
+    FitResult fit = trainer.fit(*data->train, data->validation.get(), resume ? &*resume : nullptr);
     recorder.finish(fit.status);
+    report_pipeline_problems(*data, out);
     if (fit.status == "failed") {
         out.object({{"event", "result"}, {"status", fit.status}, {"message", fit.message}, {"run", run_id}});
         throw runtime_error(fit.message);
     }
-    EvalResult test = trainer.evaluate(data.test);
-    std::vector<MetricRow> rows;
-    for (const auto& [k, v] : test.metrics) rows.push_back({run_id, trainer.optimizer().iterations(), 0, "test", k, v, 0});
-    store->append_metrics(rows);
+    EvalResult test;
+    if (data->test) {
+        test = trainer.evaluate(*data->test);
+        std::vector<MetricRow> rows;
+        for (const auto& [k, v] : test.metrics)
+            rows.push_back({run_id, trainer.optimizer().iterations(), 0, "test", k, v, 0});
+        store->append_metrics(rows);
+    }
     std::string weights = args.value("weights-out").value_or(default_weights_path(path));
-    save_weights(model, weights, {{"format", "layerforge-weights"}, {"project", p.name}});
+    std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
+                                               {"classes", Json(data->class_names).dump()}};
+    if (!data->mean.empty()) meta["mean"] = floats_text(data->mean), meta["std"] = floats_text(data->std);
+    save_weights(model, weights, meta);
 
-    out.line("test  " + metrics_text(test.metrics) + "  (" + std::to_string(test.samples) + " samples)");
+    if (data->test)
+        out.line("test  " + metrics_text(test.metrics) + "  (" + std::to_string(test.samples) + " samples)");
+    else
+        out.line("no test split (add a test/ folder beside train/ to get one)");
     out.line("weights saved to " + weights);
     Json history = Json::array();
     for (const Metrics& m : fit.history) history.push_back(metrics_json(m));
@@ -153,6 +180,7 @@ Command train_command() {
                    {"notes", "TEXT", "notes stored with the new run"},
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
+    for (auto& o : dataset_options()) s.options.push_back(o);
     return {s, run_train};
 }
 

@@ -42,10 +42,14 @@ Command layers_command();
 Command runs_command();
 Command checkpoints_command();
 Command restore_command();
+Command dataset_command();
+Command predict_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
 std::string default_weights_path(const std::string& project_path);  // NAME.weights.safetensors beside it
+// --weights or the default path; throws a usage error saying to train first when it is missing.
+std::string trained_weights_path(const Args& args, const std::string& project_path);
 void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit-train, --limit-test, --seed
 // Loads the project named by the first positional argument and applies the data options.
 Project open_project(const Args& args);
@@ -60,5 +64,20 @@ std::optional<std::int64_t> run_option(const Args& args);
 // model's weights; with `partial`, only the layers that match (the others are returned).
 CheckpointInfo load_checkpoint_weights(RunStore& store, const std::string& spec, std::optional<std::int64_t> run,
                                        Model& model, bool partial = false, std::vector<std::string>* skipped = nullptr);
+// --dataset DIR, --validation-split X, --workers N: an image folder instead of the binding.
+std::vector<OptionSpec> dataset_options();
+bool apply_dataset_options(const Args& args, Project& p);  // true when --dataset replaced the binding
+}  // namespace lf::cli
+
+namespace lf {
+struct BoundSources;
+}
+
+namespace lf::cli {
+// Binds the project's dataset for its model (cache file beside the project) and prints a summary
+// and the files the scan skipped.
+std::unique_ptr<BoundSources> bind_data(const Project& p, const std::string& project_path, const Reporter& out);
+// Prints the files that failed to decode while training or evaluating.
+void report_pipeline_problems(const BoundSources& data, const Reporter& out);
 
 }  // namespace lf::cli

@@ -19,15 +19,23 @@ void Reporter::object(const Json& j) const {
 }
 
 const std::vector<Command>& commands() {
-    static const std::vector<Command> all = {train_command(),       evaluate_command(), runs_command(),
-                                               checkpoints_command(), restore_command(), info_command(),
-                                               layers_command()};
+    static const std::vector<Command> all = {train_command(),   evaluate_command(),    predict_command(),
+                                             dataset_command(), runs_command(),        checkpoints_command(),
+                                             restore_command(), info_command(),        layers_command()};
     return all;
 }
 
 std::string default_weights_path(const std::string& project_path) {
     std::filesystem::path p(project_path);
     return (p.parent_path() / (p.stem().string() + ".weights.safetensors")).string();
+}
+
+std::string trained_weights_path(const Args& args, const std::string& project_path) {
+    std::string weights = args.value("weights").value_or(default_weights_path(project_path));
+    if (!std::filesystem::exists(weights))
+        throw input_error(weights + ": no trained weights; run `layerforge-cli train " + project_path +
+                          "` first or pass --weights PATH");
+    return weights;
 }
 
 std::vector<OptionSpec> data_options() {

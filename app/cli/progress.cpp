@@ -49,8 +49,16 @@ void ProgressPrinter::on_event(const TrainEvent& e) {
         std::int64_t in_epoch = e.step - (e.epoch - 1) * e.steps_per_epoch;
         out_.line("epoch " + std::to_string(e.epoch) + "/" + std::to_string(e.epochs) + "  step " +
                   std::to_string(in_epoch) + "/" + std::to_string(e.steps_per_epoch) + "  " + metrics_text(e.metrics) +
-                  "  " + fixed(e.images_per_second, 0) + " img/s  ETA " + duration(e.eta_seconds));
+                  "  " + fixed(e.images_per_second, 0) + " img/s  ETA " + duration(e.eta_seconds) +
+                  (e.data_wait_fraction > 0.1 ? "  data-bound (" + fixed(100 * e.data_wait_fraction, 0) +
+                                                    "% waiting for images)"
+                                              : ""));
         j["metrics"] = metrics_json(e.metrics);
+        j["data_wait_fraction"] = e.data_wait_fraction;
+        if (e.data.workers > 0)
+            j["data"] = {{"queue_depth", e.data.queue_depth}, {"queue_capacity", e.data.queue_capacity},
+                         {"images_per_second", e.data.images_per_second}, {"workers", e.data.workers},
+                         {"from_cache", e.data.from_cache}, {"failed", e.data.failed}};
         j["learning_rate"] = e.learning_rate;
         j["images_per_second"] = e.images_per_second;
         j["eta_seconds"] = e.eta_seconds;

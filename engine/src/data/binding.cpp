@@ -26,11 +26,12 @@ TensorDataset subset(const TensorDataset& d, const std::vector<std::int64_t>& in
 
 }  // namespace
 
-TensorDataset split_stratified(TensorDataset& data, double fraction, std::uint64_t seed) {
+std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> split_indices(const std::vector<std::int32_t>& labels,
+                                                                               double fraction, std::uint64_t seed) {
     std::int32_t classes = 0;
-    for (std::int32_t l : data.labels) classes = std::max(classes, l + 1);
+    for (std::int32_t l : labels) classes = std::max(classes, l + 1);
     std::vector<std::vector<std::int64_t>> by_class(static_cast<std::size_t>(classes));
-    for (std::int64_t i = 0; i < data.size(); ++i) by_class[std::size_t(data.labels[std::size_t(i)])].push_back(i);
+    for (std::size_t i = 0; i < labels.size(); ++i) by_class[std::size_t(labels[i])].push_back(std::int64_t(i));
     std::mt19937_64 rng(seed);
     std::vector<std::int64_t> held, kept;
     for (auto& members : by_class) {
@@ -42,25 +43,33 @@ TensorDataset split_stratified(TensorDataset& data, double fraction, std::uint64
     }
     std::sort(held.begin(), held.end());
     std::sort(kept.begin(), kept.end());
+    return {kept, held};
+}
+
+TensorDataset split_stratified(TensorDataset& data, double fraction, std::uint64_t seed) {
+    auto [kept, held] = split_indices(data.labels, fraction, seed);
     TensorDataset validation = subset(data, held);
     data = subset(data, kept);
     return validation;
 }
 
+void check_validation_mode(const DatasetBinding& b) {
+    if (b.validation == "split" && (b.validation_split <= 0 || b.validation_split >= 1))
+        throw input_error("dataset.validation_split: must be between 0 and 1 when dataset.validation is \"split\"");
+    if (b.validation != "test" && b.validation != "split" && b.validation != "none")
+        throw input_error("dataset.validation: must be \"test\", \"split\" or \"none\"");
+}
+
 BoundData load_bound_data(const DatasetBinding& b, std::int64_t seed) {
     if (b.kind != "fashion-mnist")
-        throw input_error("dataset.kind: '" + b.kind +
-                          "' datasets cannot be loaded by this version; use \"fashion-mnist\"");
+        throw input_error("dataset.kind: '" + b.kind + "' is not held in memory; use bind_sources()");
+    check_validation_mode(b);
     DatasetSplits s = load_fashion_mnist(b.path, b.limit_train, b.limit_test);
     BoundData out{std::move(s.train), std::nullopt, std::move(s.test)};
     if (b.validation == "test") {
         out.validation = out.test;
     } else if (b.validation == "split") {
-        if (b.validation_split <= 0 || b.validation_split >= 1)
-            throw input_error("dataset.validation_split: must be between 0 and 1 when dataset.validation is \"split\"");
         out.validation = split_stratified(out.train, b.validation_split, std::uint64_t(seed));
-    } else if (b.validation != "none") {
-        throw input_error("dataset.validation: must be \"test\", \"split\" or \"none\"");
     }
     return out;
 }

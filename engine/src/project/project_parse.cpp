@@ -105,7 +105,7 @@ void check_min(const JsonView& parent, const std::string& key, double value, dou
 }
 
 DatasetBinding read_dataset(const JsonView& v) {
-    v.expect_object({"kind", "path", "validation", "validation_split", "limit_train", "limit_test"});
+    v.expect_object({"kind", "path", "validation", "validation_split", "limit_train", "limit_test", "classes", "image"});
     DatasetBinding d;
     v.read("kind", d.kind);
     check_one_of(v, "kind", d.kind, {"fashion-mnist", "image-folder"});
@@ -119,6 +119,9 @@ DatasetBinding read_dataset(const JsonView& v) {
     check_min(v, "limit_train", double(d.limit_train), 0);
     v.read("limit_test", d.limit_test);
     check_min(v, "limit_test", double(d.limit_test), 0);
+    if (auto c = v.child("classes"))
+        for (std::size_t i = 0; i < c->array_size(); ++i) d.classes.push_back(c->element(i).as_string());
+    if (auto i = v.child("image")) d.image = read_params(*i);  // keys are checked when the data is bound
     return d;
 }
 

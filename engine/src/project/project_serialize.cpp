@@ -71,12 +71,19 @@ Json graph_json(const Graph& g) {
 }
 
 Json dataset_json(const DatasetBinding& d) {
-    return Json{{"kind", d.kind},
-                {"path", d.path},
-                {"validation", d.validation},
-                {"validation_split", finite(d.validation_split, "dataset.validation_split")},
-                {"limit_train", d.limit_train},
-                {"limit_test", d.limit_test}};
+    Json j{{"kind", d.kind},
+           {"path", d.path},
+           {"validation", d.validation},
+           {"validation_split", finite(d.validation_split, "dataset.validation_split")},
+           {"limit_train", d.limit_train},
+           {"limit_test", d.limit_test}};
+    if (!d.classes.empty()) j["classes"] = d.classes;  // absent for the built-in dataset
+    if (!d.image.empty()) {
+        Json image = Json::object();
+        put_params(image, d.image, "dataset.image");
+        j["image"] = image;
+    }
+    return j;
 }
 
 Json training_json(const TrainingConfig& t) {

@@ -135,4 +135,8 @@ void save_weights(const Model& m, const std::string& path, const std::map<std::s
 
 void load_weights(Model& m, const std::string& path) { decode_weights(m, read_file(path, "weights file"), path); }
 
+std::map<std::string, std::string> read_weights_metadata(const std::string& path) {
+    return parse_safetensors(read_file(path, "weights file"), path).metadata;
+}
+
 }  // namespace lf

@@ -1,12 +1,12 @@
-// Trainer::fit: the training loop. Per step it copies one batch into the plan, runs forward,
-// loss and backward, and updates the weights; nothing here allocates after the first epoch.
+// Trainer::fit: the training loop. Per step it takes one batch from the source, copies it into
+// the plan, runs forward, loss and backward, and updates the weights; nothing here allocates
+// after the first epoch.
 // Between steps it offers checkpoints (a TrainState) to the sink, and a resumed fit starts
 // from such a state: same permutations, dropout masks, running means, rates and callbacks.
 #include <chrono>
 #include <cmath>
-#include <numeric>
-#include <random>
-#include <sstream>
+#include <cstring>
+#include <optional>
 
 #include "layerforge/core/error.h"
 #include "layerforge/graph/plan.h"
@@ -15,7 +15,6 @@
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/schedule.h"
 #include "layerforge/train/trainer.h"
-#include "train/batch_feed.h"
 
 namespace lf {
 
@@ -29,12 +28,6 @@ double lookup(const Metrics& m, const std::string& name) {
     for (const auto& [k, v] : m)
         if (k == name) return v;
     throw input_error("callback monitors '" + name + "', which this run does not report");
-}
-
-std::string rng_text(const std::mt19937_64& rng) {
-    std::ostringstream s;
-    s << rng;
-    return s.str();
 }
 
 }  // namespace
@@ -81,16 +74,24 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     check_dataset(train, "training");
     if (validation) check_dataset(*validation, "validation");
     if (train.size() == 0) throw input_error("the training data is empty");
+    TensorSource train_source(train, config_.batch_size, config_.shuffle, std::uint64_t(config_.seed));
+    std::optional<TensorSource> validation_source;
+    if (validation) validation_source.emplace(*validation, config_.batch_size, false, 0);
+    return fit(train_source, validation_source ? &*validation_source : nullptr, resume);
+}
+
+FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainState* resume) {
+    check_source(train.sample_shape(), train.class_names().size(), "training");
+    if (validation) check_source(validation->sample_shape(), validation->class_names().size(), "validation");
+    if (train.size() == 0) throw input_error("the training data is empty");
     stop_ = false;  // requests from an earlier run do not carry over
     pause_ = false;
     make_callbacks();  // a second fit must not inherit the last run's best value, wait count or lr scale
 
-    const std::int64_t n = train.size(), bs = std::min<std::int64_t>(config_.batch_size, n);
-    const std::int64_t steps_per_epoch = (n + bs - 1) / bs, epochs = config_.epochs;
-    std::vector<std::int64_t> order(std::size_t(n), 0);
-    std::vector<std::int32_t> labels(static_cast<std::size_t>(bs));
+    const std::int64_t n = train.size(), bs = std::min(train.batch_size(), n);
+    const std::int64_t steps_per_epoch = train.steps_per_epoch(), epochs = config_.epochs;
+    const std::size_t width = std::size_t(train.sample_shape().elements());
     std::vector<float> best_weights;
-    std::mt19937_64 rng(std::uint64_t(config_.seed));
     double lr_scale = 1.0, loss_sum = 0;
     std::int64_t first_epoch = 1, first_step = 0, seen = 0;
     plan_for(bs, true);
@@ -103,8 +104,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
             throw input_error("the checkpoint was taken with " + std::to_string(resume->steps_per_epoch) +
                               " steps per epoch but this run has " + std::to_string(steps_per_epoch) +
                               "; resume with the same data size and batch size");
-        std::istringstream in(resume->shuffle_rng);
-        if (!(in >> rng)) throw input_error("the checkpoint's shuffle state is damaged");
+        train.set_shuffle_state(resume->shuffle_rng);
         resume_from(*resume, n, bs);
         lr_scale = resume->lr_scale;
         best_weights = resume->best_weights;
@@ -163,35 +163,44 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
     };
     auto failed = [&](const std::string& message) { return finish("failed", message, EventKind::Failed); };
 
-    std::string epoch_rng = rng_text(rng);
+    std::string epoch_rng = train.shuffle_state();
     at_end = snapshot(first_epoch, first_step, steps_per_epoch, epoch_rng, loss_sum, seen, ev.learning_rate, lr_scale,
                       best_weights);
     for (std::int64_t epoch = first_epoch; epoch <= epochs; ++epoch) {
         const bool continuing = epoch == first_epoch && first_step > 0;
-        epoch_rng = rng_text(rng);
-        std::iota(order.begin(), order.end(), 0);
-        if (config_.shuffle)
-            for (std::int64_t i = n - 1; i > 0; --i) std::swap(order[std::size_t(i)], order[rng() % std::uint64_t(i + 1)]);
+        epoch_rng = train.shuffle_state();  // before this epoch's shuffle: what a mid-epoch checkpoint resumes
+        train.start_epoch(epoch);
         if (!continuing) {
             for (auto& m : metrics_) m->reset();
             loss_sum = 0;
             seen = 0;
         }
-        if (continuing) {  // the running means so far, in case the epoch has no step left
-            ev.metrics = {{"loss", seen ? loss_sum / double(seen) : 0.0}};
-            for (auto& m : metrics_) ev.metrics.emplace_back(m->name(), m->result());
+        auto running_metrics = [&] {
+            Metrics m{{"loss", seen ? loss_sum / double(seen) : 0.0}};
+            for (auto& metric : metrics_) m.emplace_back(metric->name(), metric->result());
+            return m;
+        };
+        if (continuing) {  // the batches before the checkpoint were trained on already
+            for (std::int64_t s = 0; s < first_step; ++s) train.next();
+            ev.metrics = running_metrics();  // in case the epoch has no step left
         }
         std::int64_t window_images = 0;
+        double window_wait = 0;
         auto window_start = Clock::now();
         ev.epoch = epoch;
 
-        for (std::int64_t s = continuing ? first_step : 0; s < steps_per_epoch; ++s) {
-            const std::int64_t count = std::min(bs, n - s * bs);
+        for (std::int64_t s = continuing ? first_step : 0;; ++s) {
+            const auto wait_start = Clock::now();
+            const BatchView batch = train.next();
+            window_wait += seconds_since(wait_start);
+            if (batch.count == 0) break;
+            const std::int64_t count = batch.count;
             Plan& plan = plan_for(count, true);
-            gather_batch(train, order.data() + s * bs, count, plan.input(), labels.data());
+            std::memcpy(plan.input(), batch.images, std::size_t(count) * width * sizeof(float));
+            const std::int32_t* labels = batch.labels;
             std::int64_t it = optimizer_->iterations();
             double lr = schedule_->lr(optimizer_->learning_rate(), it, steps_per_epoch) * lr_scale;
-            double loss = plan.train_step(labels.data(), *loss_);
+            double loss = plan.train_step(labels, *loss_);
             ev.step = it + 1;
             ev.learning_rate = lr;
             if (!std::isfinite(loss))
@@ -202,20 +211,20 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
             loss_sum += loss * double(count);
             seen += count;
             window_images += count;
-            for (auto& m : metrics_) m->update(plan.output(), labels.data(), count, plan.output_width());
+            for (auto& m : metrics_) m->update(plan.output(), labels, count, plan.output_width());
             ++result.steps;
 
-            const bool last = s + 1 == steps_per_epoch;
+            const bool last = s + 1 >= steps_per_epoch;
             const bool log_point = (s + 1) % log_every_ == 0 || last;
             const bool ckpt = checkpoint_sink_ && checkpoint_policy_.every_steps > 0 &&
                               ev.step % checkpoint_policy_.every_steps == 0 && !last;
-            if (log_point || every_step || ckpt || stop_) {
-                ev.metrics = {{"loss", loss_sum / double(seen)}};
-                for (auto& m : metrics_) ev.metrics.emplace_back(m->name(), m->result());
-            }
+            if (log_point || every_step || ckpt || stop_) ev.metrics = running_metrics();
             if (log_point) {
                 double dt = seconds_since(window_start);
                 ev.images_per_second = dt > 0 ? double(window_images) / dt : 0;
+                ev.data_wait_fraction = dt > 0 ? window_wait / dt : 0;
+                ev.data = train.stats();
+                window_wait = 0;
                 double steps_left = double(ev.total_steps - done_before - result.steps);  // this fit only
                 ev.eta_seconds = ev.images_per_second > 0 ? steps_left * double(bs) / ev.images_per_second : 0;
                 ev.elapsed_seconds = seconds_since(run_start);
@@ -239,7 +248,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
             }
         }
 
-        Metrics epoch_metrics = ev.metrics;
+        Metrics epoch_metrics = running_metrics();  // also when failed files made the epoch shorter
         if (validation)
             for (const auto& [k, v] : evaluate(*validation).metrics) epoch_metrics.emplace_back("val_" + k, v);
         epoch_metrics.emplace_back("lr", ev.learning_rate);
@@ -257,7 +266,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
             if (early_stopping_->last_improved() && early_stopping_->restore_best_weights())
                 best_weights = model_.weights();
         }
-        at_end = snapshot(epoch + 1, 0, steps_per_epoch, rng_text(rng), 0, 0, ev.learning_rate, lr_scale, best_weights);
+        at_end = snapshot(epoch + 1, 0, steps_per_epoch, train.shuffle_state(), 0, 0, ev.learning_rate, lr_scale, best_weights);
         if (checkpoint_policy_.every_epochs > 0 && epoch % checkpoint_policy_.every_epochs == 0)
             if (std::string err = offer(at_end, epoch_metrics); !err.empty()) return failed(err);
         if (stop_early)

@@ -76,17 +76,22 @@ Plan& Trainer::plan_for(std::int64_t batch, bool training) {
     return *slot;
 }
 
-void Trainer::check_dataset(const TensorDataset& d, const char* what) const {
+void Trainer::check_source(const Shape& shape, std::size_t class_count, const char* what) const {
     const Shape& expected = model_.info(model_.input_node()).layer.output;
-    if (d.sample_shape != expected)
-        throw input_error(std::string("the ") + what + " samples have shape " + d.sample_shape.str() +
+    if (shape != expected)
+        throw input_error(std::string("the ") + what + " samples have shape " + shape.str() +
                           " but the Input layer expects " + expected.str() + "; change the Input shape");
     std::int64_t width = model_.info(model_.output_node()).layer.output.elements();
-    std::int64_t classes = std::int64_t(d.class_names.size());
+    std::int64_t classes = std::int64_t(class_count);
     if (width > 1 && classes > width)
         throw input_error("the output layer has " + std::to_string(width) + " units but the " + what + " data has " +
                           std::to_string(classes) + " classes; set the last layer's units to " +
                           std::to_string(classes));
+}
+
+void Trainer::check_dataset(const TensorDataset& d, const char* what) const {
+    check_source(d.sample_shape, d.class_names.size(), what);
+    const std::int64_t width = model_.info(model_.output_node()).layer.output.elements();
     for (std::int32_t l : d.labels)
         if (l < 0 || (width > 1 && l >= width) || (width == 1 && l > 1))
             throw input_error(std::string("the ") + what + " data has label " + std::to_string(l) +

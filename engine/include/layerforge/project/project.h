@@ -20,6 +20,11 @@ struct DatasetBinding {
     std::string validation = "test";     // data for per-epoch validation: "test" | "split" | "none"
     std::int64_t limit_train = 0;        // use only the first N training samples (0: all)
     std::int64_t limit_test = 0;
+    std::vector<std::string> classes;    // image-folder: class names in label order (from the first scan)
+    // image-folder pipeline: resize ("stretch" | "crop" | "pad"), normalize ("scale" | "standardize"),
+    // flip, translate, rotate, brightness, contrast (augmentation), shuffle_buffer, workers,
+    // prefetch, cache ("none" | "memory" | "file"), drop_remainder, alpha_background ([r, g, b]).
+    Params image;
     bool operator==(const DatasetBinding&) const = default;
 };
 

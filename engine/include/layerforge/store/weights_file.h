@@ -55,5 +55,7 @@ void decode_weights(Model& m, const std::string& bytes, const std::string& origi
 
 void save_weights(const Model& m, const std::string& path, const std::map<std::string, std::string>& metadata = {});
 void load_weights(Model& m, const std::string& path);
+// The string map saved as "__metadata__" (empty when there is none).
+std::map<std::string, std::string> read_weights_metadata(const std::string& path);
 
 }  // namespace lf

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/data/batch_source.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/project/project.h"
@@ -39,6 +40,8 @@ struct TrainEvent {
     double learning_rate = 0;
     Metrics metrics;                     // running means over the epoch so far (+ validation at epoch end)
     double images_per_second = 0, eta_seconds = 0, elapsed_seconds = 0;
+    double data_wait_fraction = 0;       // share of the window spent waiting for data (> 0.1: data-bound)
+    PipelineStats data;                  // the training source's queue depth and decode rate
     std::string message;
 };
 
@@ -84,6 +87,10 @@ public:
     FitResult fit(const TensorDataset& train, const TensorDataset* validation, const TrainState* resume = nullptr);
     EvalResult evaluate(const TensorDataset& data);
     std::vector<float> predict(const TensorDataset& data);  // size() x output width
+    // The same over batch sources (image pipelines); evaluate and predict read one epoch in order.
+    FitResult fit(BatchSource& train, BatchSource* validation, const TrainState* resume = nullptr);
+    EvalResult evaluate(BatchSource& data);
+    std::vector<float> predict(BatchSource& data);
 
     void request_pause();
     void request_resume();
@@ -95,6 +102,7 @@ private:
     void make_callbacks();  // fresh callback state, as Keras callbacks reset in on_train_begin
     Plan& plan_for(std::int64_t batch, bool training);
     void check_dataset(const TensorDataset& d, const char* what) const;
+    void check_source(const Shape& shape, std::size_t classes, const char* what) const;
     void notify(TrainEvent e);  // not "emit": Qt code that includes this header defines emit as a macro
     void wait_while_paused(TrainEvent base);
     void resume_from(const TrainState& s, std::int64_t n, std::int64_t bs);
