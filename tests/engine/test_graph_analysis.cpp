@@ -1,6 +1,8 @@
 // Graph validation: one test per diagnostic, plus shape inference, parameter and FLOP counts.
 #include <QtTest>
 
+#include <random>
+
 #include "graph_builder.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/analysis.h"
@@ -20,6 +22,54 @@ QString error_on(const lf::Analysis& a, const std::string& node, const std::stri
 
 GraphBuilder mlp() { return mlp_builder(); }
 
+// Field by field: analyze() and reanalyze() must agree on everything a view can show.
+void compare_analyses(const lf::Analysis& got, const lf::Analysis& want, const std::string& step) {
+    auto where = [&](const std::string& what) { return (step + ": " + what).c_str(); };
+    QVERIFY2(got.diagnostics.size() == want.diagnostics.size(), where("diagnostic count"));
+    for (std::size_t i = 0; i < got.diagnostics.size(); ++i) {
+        const auto &x = got.diagnostics[i], &y = want.diagnostics[i];
+        QVERIFY2(x.node == y.node && x.field == y.field && x.message == y.message && x.severity == y.severity,
+                 where("diagnostic " + std::to_string(i) + ": " + x.message + " vs " + y.message));
+    }
+    QVERIFY2(got.inferred_begin == want.inferred_begin && got.inferred_end == want.inferred_end, where("segments"));
+    QVERIFY2(got.order == want.order && got.inputs == want.inputs && got.outputs == want.outputs, where("order"));
+    QVERIFY2(got.total_params == want.total_params && got.trainable_params == want.trainable_params &&
+                 got.flops == want.flops, where("totals"));
+    QVERIFY2(got.nodes.size() == want.nodes.size(), where("node count"));
+    for (const auto& [id, y] : want.nodes) {
+        const lf::NodeInfo& x = got.nodes.at(id);
+        QVERIFY2(x.spec == y.spec && x.params == y.params && x.inputs == y.inputs && x.shaped == y.shaped &&
+                     x.layer.output == y.layer.output && x.layer.flops == y.layer.flops &&
+                     x.param_count == y.param_count && x.layer.weights.size() == y.layer.weights.size(),
+                 where("node " + id));
+    }
+}
+
+// Input -> 60 random layers, each fed by one or two earlier ones; some joins do not fit.
+GraphBuilder random_graph(std::mt19937& rng) {
+    GraphBuilder b;
+    std::vector<std::string> ids{b.add("Input", {{"shape", IntList{4}}})};
+    auto pick = [&] { return ids[std::uniform_int_distribution<std::size_t>(0, ids.size() - 1)(rng)]; };
+    for (int i = 0; i < 60; ++i) {
+        switch (rng() % 5) {
+        case 0: ids.push_back(b.add("Dense", {{"units", std::int64_t(1 + rng() % 4)}}, {pick()})); break;
+        case 1: ids.push_back(b.add("ReLU", {}, {pick()})); break;
+        case 2: ids.push_back(b.add("Dropout", {{"rate", 0.5}}, {pick()})); break;
+        case 3: ids.push_back(b.add("Add", {}, {pick(), pick()})); break;
+        default: ids.push_back(b.add("Concatenate", {}, {pick(), pick()})); break;
+        }
+    }
+    return b;
+}
+
+// A random parameter edit, sometimes an invalid one.
+void random_edit(std::mt19937& rng, lf::Node& n) {
+    if (n.type == "Input") n.params["shape"] = IntList{std::int64_t(1 + rng() % 4)};
+    else if (n.type == "Dense") n.params["units"] = std::int64_t(rng() % 5);  // 0 is invalid
+    else if (n.type == "Dropout") n.params["rate"] = 0.1 * double(rng() % 12);  // >= 1 is invalid
+    else n.name += "x";
+}
+
 }  // namespace
 
 class TestGraphAnalysis : public QObject {
@@ -36,6 +86,40 @@ private slots:
         QCOMPARE(a.flops, std::int64_t(2 * 784 * 100 + 2 * 100 * 10 + 4 * 10));
         QCOMPARE(a.order.front(), std::string("input_0"));
         QCOMPARE(a.outputs, std::vector<std::string>{"softmax_4"});
+    }
+    void reanalyze_equals_analyze_on_random_edits() {
+        std::mt19937 rng(7);
+        int partial = 0;
+        for (int graph = 0; graph < 20; ++graph) {
+            GraphBuilder b = random_graph(rng);
+            lf::Analysis a = lf::analyze(b.graph);
+            for (int edit = 0; edit < 30; ++edit) {
+                std::vector<std::string> edited;
+                for (int k = 0; k < 1 + int(rng() % 2); ++k) {
+                    lf::Node& n = b.graph.nodes[rng() % b.graph.nodes.size()];
+                    random_edit(rng, n);
+                    edited.push_back(n.id);
+                }
+                auto changed = lf::reanalyze(b.graph, a, edited);
+                partial += changed.size() < b.graph.nodes.size();
+                compare_analyses(a, lf::analyze(b.graph), "graph " + std::to_string(graph) + " edit " + std::to_string(edit));
+                if (QTest::currentTestFailed()) return;
+            }
+        }
+        QVERIFY(partial > 300);  // most edits re-infer only part of the graph
+    }
+    void reanalyze_reports_changed_nodes() {
+        GraphBuilder b = mlp();
+        lf::Analysis a = lf::analyze(b.graph);
+        b.graph.find("dense_3")->params["units"] = std::int64_t(5);
+        auto changed = lf::reanalyze(b.graph, a, {"dense_3"});
+        QCOMPARE(changed, (std::vector<std::string>{"dense_3", "softmax_4"}));
+        QCOMPARE(a.total_params, std::int64_t(78500 + 505));
+        b.graph.find("dense_2")->params["activation"] = std::string("tanh");
+        QCOMPARE(lf::reanalyze(b.graph, a, {"dense_2"}), std::vector<std::string>{});  // same shapes and counts
+        b.graph.find("dense_2")->params["units"] = std::int64_t(0);
+        QCOMPARE(lf::reanalyze(b.graph, a, {"dense_2"}).size(), b.graph.nodes.size());  // a problem: from scratch
+        QVERIFY(error_on(a, "dense_2", "units").contains("must be >= 1"));
     }
     void unknown_type() {
         GraphBuilder b;

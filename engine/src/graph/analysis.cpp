@@ -1,6 +1,7 @@
 #include "layerforge/graph/analysis.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -51,9 +52,51 @@ public:
         check_nodes();
         check_edges();
         sort_topologically();
-        for (const std::string& id : a_.order) infer(id);
+        a_.inferred_begin = a_.diagnostics.size();
+        for (const std::string& id : a_.order)
+            if (auto problem = infer(id)) error(id, "", *problem);
+        a_.inferred_end = a_.diagnostics.size();
         find_inputs_and_outputs();
         return std::move(a_);
+    }
+
+    // See reanalyze(). Returns false when the edit needs a full analysis.
+    bool update(Analysis& a, const std::vector<std::string>& edited, std::vector<std::string>& changed) {
+        for (std::size_t i = 0; i < a.inferred_begin; ++i) has_error_.insert(a.diagnostics[i].node);
+        std::unordered_map<std::string, std::size_t> position;  // in the topological order
+        for (std::size_t i = 0; i < a.order.size(); ++i) position.emplace(a.order[i], i);
+        std::set<std::pair<std::size_t, std::string>> queue;  // topological position, id
+        for (const std::string& id : edited) {
+            const Node* n = find(id);
+            auto info = a.nodes.find(id);
+            auto at = position.find(id);
+            if (!n || info == a.nodes.end() || at == position.end() || has_error_.count(id)) return false;
+            if (!info->second.spec) continue;  // unknown type: reported, never inferred
+            if (info->second.spec != reg_.find(n->type)) return false;
+            std::vector<ParamProblem> problems;
+            Params params = resolve_params(*info->second.spec, n->params, problems);
+            if (!problems.empty()) return false;
+            info->second.params = std::move(params);
+            queue.emplace(at->second, id);
+        }
+        a_ = std::move(a);
+        std::unordered_map<std::string, std::string> problems;  // new inference errors of re-inferred nodes
+        while (!queue.empty()) {
+            const std::string id = queue.begin()->second;
+            queue.erase(queue.begin());
+            NodeInfo& info = a_.nodes[id];
+            const NodeInfo before = forget(info);
+            if (auto problem = infer(id)) problems[id] = *problem;
+            bool reshaped = info.shaped != before.shaped || !(info.layer.output == before.layer.output);
+            if (reshaped || info.param_count != before.param_count || problems.count(id) || had_problem(a_, id))
+                changed.push_back(id);
+            if (!reshaped) continue;
+            for (const Edge& e : edges(outputs_, id))
+                if (auto at = position.find(e.to.node); at != position.end()) queue.emplace(at->second, e.to.node);
+        }
+        replace_inferred_problems(changed, problems, position);
+        a = std::move(a_);
+        return true;
     }
 
 private:
@@ -156,21 +199,22 @@ private:
                 error(n.id, "inputs", "is part of a cycle; a network must flow one way from Input to output");
     }
 
-    void infer(const std::string& id) {
+    // Infers the node's output shape and weights from its inputs; returns the shape rule's
+    // complaint, if any.
+    std::optional<std::string> infer(const std::string& id) {
         NodeInfo& info = a_.nodes[id];
-        if (!info.spec) return;
+        if (!info.spec) return std::nullopt;
         for (const Edge& e : valid_inputs(id)) {
             const NodeInfo& src = a_.nodes[e.from.node];
-            if (!src.shaped) return;  // the problem is reported upstream
+            if (!src.shaped) return std::nullopt;  // the problem is reported upstream
             info.inputs.push_back(src.layer.output);
         }
-        if (int(info.inputs.size()) < info.spec->min_inputs) return;
-        if (has_error_.count(id)) return;
+        if (int(info.inputs.size()) < info.spec->min_inputs) return std::nullopt;
+        if (has_error_.count(id)) return std::nullopt;
         try {
             info.layer = info.spec->infer(info.params, info.inputs);
         } catch (const Error& e) {
-            error(id, "", e.what());
-            return;
+            return e.what();
         }
         info.shaped = true;
         for (const WeightSpec& w : info.layer.weights) {
@@ -179,6 +223,49 @@ private:
         }
         a_.total_params += info.param_count;
         a_.flops += info.layer.flops;
+        return std::nullopt;
+    }
+
+    // Takes back what infer() derived for a node (and added to the totals); returns the old state.
+    NodeInfo forget(NodeInfo& info) {
+        NodeInfo before = info;
+        for (const WeightSpec& w : info.layer.weights)
+            if (w.trainable) a_.trainable_params -= w.shape.elements();
+        a_.total_params -= info.param_count;
+        a_.flops -= info.layer.flops;
+        info.inputs.clear();
+        info.shaped = false;
+        info.layer = LayerInfo{};
+        info.param_count = 0;
+        return before;
+    }
+
+    static bool had_problem(const Analysis& a, const std::string& id) {
+        for (std::size_t i = a.inferred_begin; i < a.inferred_end; ++i)
+            if (a.diagnostics[i].node == id) return true;
+        return false;
+    }
+
+    // Swaps the inference errors of the re-inferred nodes for their new ones, in topological order.
+    void replace_inferred_problems(const std::vector<std::string>& redone,
+                                   const std::unordered_map<std::string, std::string>& problems,
+                                   const std::unordered_map<std::string, std::size_t>& position) {
+        if (problems.empty() && a_.inferred_begin == a_.inferred_end) return;
+        std::unordered_set<std::string> replaced(redone.begin(), redone.end());
+        std::vector<std::pair<std::size_t, Diagnostic>> inferred;
+        for (std::size_t i = a_.inferred_begin; i < a_.inferred_end; ++i)
+            if (!replaced.count(a_.diagnostics[i].node))
+                inferred.emplace_back(position.at(a_.diagnostics[i].node), std::move(a_.diagnostics[i]));
+        for (const auto& [id, message] : problems)
+            inferred.emplace_back(position.at(id), Diagnostic{id, "", Severity::Error, message});
+        std::sort(inferred.begin(), inferred.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        std::vector<Diagnostic> all(std::make_move_iterator(a_.diagnostics.begin()),
+                                    std::make_move_iterator(a_.diagnostics.begin() + std::ptrdiff_t(a_.inferred_begin)));
+        for (auto& [at, d] : inferred) all.push_back(std::move(d));
+        all.insert(all.end(), std::make_move_iterator(a_.diagnostics.begin() + std::ptrdiff_t(a_.inferred_end)),
+                   std::make_move_iterator(a_.diagnostics.end()));
+        a_.inferred_end = a_.inferred_begin + inferred.size();
+        a_.diagnostics = std::move(all);
     }
 
     void find_inputs_and_outputs() {
@@ -202,5 +289,15 @@ private:
 }  // namespace
 
 Analysis analyze(const Graph& g, const LayerRegistry& reg) { return Analyzer(g, reg).run(); }
+
+std::vector<std::string> reanalyze(const Graph& g, Analysis& a, const std::vector<std::string>& edited,
+                                   const LayerRegistry& reg) {
+    std::vector<std::string> changed;
+    if (Analyzer(g, reg).update(a, edited, changed)) return changed;
+    a = analyze(g, reg);
+    changed.clear();
+    for (const Node& n : g.nodes) changed.push_back(n.id);
+    return changed;
+}
 
 }  // namespace lf
