@@ -80,6 +80,7 @@ lf::Project rich_project() {
                           1e17, 3.0)};
     p.graph.nodes[1].name = "conv with a name";
     p.graph.edges = {lf::Edge{{"in", 0}, {"c", 2}}};
+    p.graph.groups = {{"g1", "Stem \"block\"", {"c", "in"}, true}};
     p.dataset = {"image-folder", "/data/imgs", 0.25, "split", 1000, 7};
     p.training.optimizer = {"SGD", {{"learning_rate", 0.01}, {"momentum", 0.9}, {"nesterov", true}}};
     p.training.loss = "CategoricalCrossentropy";
@@ -197,6 +198,42 @@ private slots:
         expect_error(doc(kTwoNodes, R"(, "training": {"callbacks": [{"type": "EarlyStopping"}, {"patience": 3}]})"),
                      {"training.callbacks[1].type", "missing"});
         expect_error(doc(kTwoNodes, R"(, "training": {"callbacks": {}})"), {"training.callbacks", "array"});
+    }
+
+    void groups_round_trip_and_stay_optional() {
+        lf::Project p = expected_mlp();
+        p.graph.groups = {{"head", "Head", {"dense_1", "softmax"}, true}, {"body", "body", {"flatten"}, false}};
+        const std::string text = lf::serialize_project(p);
+        QVERIFY(text.find(R"("groups": [)") != std::string::npos);
+        QVERIFY(text.find(R"("nodes": ["dense_1", "softmax"])") != std::string::npos);
+        QVERIFY(lf::parse_project(text, kOrigin) == p);
+        QVERIFY(lf::serialize_project(expected_mlp()).find("groups") == std::string::npos);  // none: not written
+        // Name and collapsed are optional.
+        lf::Project q = lf::parse_project(
+            R"({"version": 1, "model": {"nodes": )" + kTwoNodes + R"(, "groups": [{"id": "g", "nodes": ["input"]}]}})", kOrigin);
+        QCOMPARE(q.graph.groups.size(), std::size_t(1));
+        QCOMPARE(q.graph.groups[0].name, std::string("g"));
+        QVERIFY(!q.graph.groups[0].collapsed);
+        QCOMPARE(q.graph.group_of("input"), &q.graph.groups[0]);
+        QVERIFY(!q.graph.group_of("flatten"));
+    }
+
+    void group_errors_name_the_field() {
+        auto groups = [](const std::string& g) {
+            return R"({"version": 1, "model": {"nodes": )" + kTwoNodes + R"(, "groups": )" + g + "}}";
+        };
+        expect_error(groups(R"([{"id": "g", "nodes": ["input", "nowhere"]}])"), {"model.groups[0].nodes[1]", "unknown node \"nowhere\""});
+        expect_error(groups(R"([{"id": "g", "nodes": ["input"]}, {"id": "h", "nodes": ["flatten", "input"]}])"),
+                     {"model.groups[1].nodes[1]", "already in group \"g\"", "at most one group"});
+        expect_error(groups(R"([{"id": "g", "nodes": ["input"]}, {"id": "g", "nodes": ["flatten"]}])"),
+                     {"model.groups[1].id", "duplicate group id", "model.groups[0]"});
+        expect_error(groups(R"([{"id": "g", "nodes": []}])"), {"model.groups[0].nodes", "at least one node"});
+        expect_error(groups(R"([{"nodes": ["input"]}])"), {"model.groups[0].id", "missing"});
+        expect_error(groups(R"([{"id": "", "nodes": ["input"]}])"), {"model.groups[0].id", "empty"});
+        expect_error(groups(R"([{"id": "g", "nodes": ["input"], "colour": 1}])"), {"model.groups[0].colour: unknown field"});
+        expect_error(groups(R"([{"id": "g", "nodes": ["input"], "collapsed": "yes"}])"), {"model.groups[0].collapsed"});
+        expect_error(groups(R"([{"id": "g", "nodes": [3]}])"), {"model.groups[0].nodes[0]", "string"});
+        expect_error(groups(R"({})"), {"model.groups", "array"});
     }
 
     void version_errors() {

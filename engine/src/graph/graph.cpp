@@ -22,4 +22,10 @@ std::vector<Edge> Graph::inputs_of(const std::string& id) const {
     return in;
 }
 
+const NodeGroup* Graph::group_of(const std::string& node) const {
+    for (const NodeGroup& g : groups)
+        if (std::find(g.nodes.begin(), g.nodes.end(), node) != g.nodes.end()) return &g;
+    return nullptr;
+}
+
 }  // namespace lf

@@ -57,8 +57,33 @@ Node read_node(const JsonView& v) {
     return n;
 }
 
+// {"id": "encoder", "name": "Encoder", "nodes": ["dense", "relu"], "collapsed": false}
+NodeGroup read_group(const JsonView& v, const std::map<std::string, std::size_t>& nodes,
+                     std::map<std::string, std::string>& group_of) {
+    v.expect_object({"id", "name", "nodes", "collapsed"});
+    NodeGroup g;
+    g.id = v.required("id", "give the group a unique \"id\"").as_string();
+    if (g.id.empty()) throw v.child("id")->error("group id is empty; give the group a unique id");
+    g.name = g.id;
+    v.read("name", g.name);
+    v.read("collapsed", g.collapsed);
+    const JsonView members = v.required("nodes", "add \"nodes\": [...] with the ids of the group's layers");
+    if (members.array_size() == 0) throw members.error("a group needs at least one node; add one or remove the group");
+    for (std::size_t i = 0; i < members.array_size(); ++i) {
+        const JsonView m = members.element(i);
+        std::string id = m.as_string();
+        if (!nodes.count(id)) throw m.error("unknown node \"" + id + "\"; use the id of a node in model.nodes");
+        auto [it, fresh] = group_of.emplace(id, g.id);
+        if (!fresh)
+            throw m.error("node \"" + id + "\" is already in group \"" + it->second +
+                          "\"; a node belongs to at most one group");
+        g.nodes.push_back(std::move(id));
+    }
+    return g;
+}
+
 Graph read_graph(const JsonView& v) {
-    v.expect_object({"nodes", "edges"});
+    v.expect_object({"nodes", "edges", "groups"});
     Graph g;
     const JsonView nodes = v.required("nodes", "add \"nodes\": [...] with the model's layers");
     std::map<std::string, std::size_t> index;
@@ -84,6 +109,18 @@ Graph read_graph(const JsonView& v) {
                     throw end.error("unknown node \"" + ends[k]->node + "\"; use the id of a node in model.nodes");
             }
             g.edges.push_back(edge);
+        }
+    }
+    if (auto groups = v.child("groups")) {  // optional: files without groups are format v1 as before
+        std::map<std::string, std::string> group_of;  // node id -> group id
+        std::map<std::string, std::size_t> ids;
+        for (std::size_t i = 0; i < groups->array_size(); ++i) {
+            g.groups.push_back(read_group(groups->element(i), index, group_of));
+            auto [it, fresh] = ids.emplace(g.groups.back().id, i);
+            if (!fresh)
+                throw groups->element(i).child("id")->error("duplicate group id \"" + it->first + "\" (also used by " +
+                                                            groups->path() + "[" + std::to_string(it->second) +
+                                                            "]); give every group a unique id");
         }
     }
     return g;

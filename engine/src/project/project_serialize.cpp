@@ -67,7 +67,15 @@ Json graph_json(const Graph& g) {
     }
     Json edges = Json::array();
     for (const Edge& e : g.edges) edges.push_back(Json{{"from", e.from.str()}, {"to", e.to.str()}});
-    return Json{{"nodes", nodes}, {"edges", edges}};
+    Json j{{"nodes", nodes}, {"edges", edges}};
+    if (!g.groups.empty()) {  // absent when there are none: such files read as before
+        Json groups = Json::array();
+        for (const NodeGroup& group : g.groups)
+            groups.push_back(
+                Json{{"id", group.id}, {"name", group.name}, {"nodes", group.nodes}, {"collapsed", group.collapsed}});
+        j["groups"] = groups;
+    }
+    return j;
 }
 
 Json dataset_json(const DatasetBinding& d) {

@@ -31,13 +31,24 @@ struct Node {
     bool operator==(const Node&) const = default;
 };
 
+// A named, collapsible block of nodes on the canvas. Layout only: the model ignores it.
+struct NodeGroup {
+    std::string id;                  // unique among the groups
+    std::string name;                // the frame's title
+    std::vector<std::string> nodes;  // node ids; a node is in at most one group
+    bool collapsed = false;          // drawn as a single card
+    bool operator==(const NodeGroup&) const = default;
+};
+
 struct Graph {
     std::vector<Node> nodes;
     std::vector<Edge> edges;
+    std::vector<NodeGroup> groups;
 
     const Node* find(const std::string& id) const;
     Node* find(const std::string& id);
     std::vector<Edge> inputs_of(const std::string& id) const;  // sorted by input port
+    const NodeGroup* group_of(const std::string& node) const;   // null when in none
     bool operator==(const Graph&) const = default;
 };
 
