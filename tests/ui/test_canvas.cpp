@@ -11,6 +11,7 @@
 #include "canvas/canvas_view.h"
 #include "canvas/edge_item.h"
 #include "canvas/edit_operations.h"
+#include "canvas/group_item.h"
 #include "canvas/node_item.h"
 #include "document/fragment.h"
 #include "document/set_param.h"
@@ -99,6 +100,37 @@ private Q_SLOTS:
             QCOMPARE(doc_->serialized(), states[i]);
         }
         QCOMPARE(scene_->edgeCount(), std::size_t(1));
+    }
+
+    void collapsedBlockReroutesEdges() {
+        loadTemplate(*doc_);
+        scene_->selectNodes({"dense", "dense_skip", "add"});
+        groupSelection(scene_);
+        QCOMPARE(doc_->graph().groups.size(), std::size_t(1));
+        GroupItem* block = scene_->groupItem(doc_->graph().groups[0].id);
+        QVERIFY(block && !block->collapsed());
+        QVERIFY(block->sceneBoundingRect().contains(scene_->nodeItem("add")->sceneBoundingRect()));
+        // A click on the arrow in the title collapses it: one card, members and inner edges hidden.
+        view_->centerOn(block->sceneBoundingRect().topLeft());
+        QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, toView(block->mapToScene(QPointF(18, 13))));
+        QVERIFY(doc_->graph().groups[0].collapsed);
+        QVERIFY(block->collapsed());
+        QVERIFY(!scene_->nodeItem("add")->isVisible());
+        QVERIFY(!scene_->edgeItem({{"dense", 0}, {"add", 0}})->isVisible());
+        EdgeItem* in = scene_->edgeItem({{"flatten", 0}, {"dense_skip", 0}});
+        EdgeItem* out = scene_->edgeItem({{"add", 0}, {"relu", 0}});
+        QVERIFY(in->isVisible() && out->isVisible());
+        QCOMPARE(in->path().pointAtPercent(1), block->inputPortPos(1));  // second edge in: second port
+        QCOMPARE(out->path().pointAtPercent(0), block->outputPortPos(0));
+        QCOMPARE(out->label(), QString("(?, 100)"));
+        // Undo expands again; ungroup removes the frame.
+        doc_->undoStack()->undo();
+        QVERIFY(scene_->nodeItem("add")->isVisible());
+        QCOMPARE(out->path().pointAtPercent(0), scene_->nodeItem("add")->outputPortPos());
+        scene_->selectNodes({"add"});
+        ungroupSelection(scene_);
+        QVERIFY(doc_->graph().groups.empty());
+        QVERIFY(!scene_->groupItem(block->id()));
     }
 
     void cycleIsRefused() {

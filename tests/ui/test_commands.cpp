@@ -1,9 +1,11 @@
 // Every undo command: redo -> undo -> redo round-trips the serialised project; merging of
 // moves and parameter edits; the document's modified state follows the undo stack.
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "canvas/auto_layout.h"
 #include "document/add_nodes.h"
+#include "document/change_groups.h"
 #include "document/connect_ports.h"
 #include "document/fragment.h"
 #include "document/move_nodes.h"
@@ -43,6 +45,53 @@ private Q_SLOTS:
         checkRoundTrip(*doc_, new RemoveNodesCommand(doc_, {"flatten"}, {}, "delete"));
         QCOMPARE(doc_->graph().nodes.size(), std::size_t(7));
         QCOMPARE(doc_->graph().edges.size(), std::size_t(5));  // three edges touched flatten
+    }
+
+    void groupCollapseUngroupRoundTrip() {
+        checkRoundTrip(*doc_, groupNodesCommand(doc_, {"add", "dense", "dense_skip"}));
+        QCOMPARE(doc_->graph().groups.size(), std::size_t(1));
+        const NodeGroup g = doc_->graph().groups[0];
+        QCOMPARE(g.nodes, (std::vector<std::string>{"dense", "dense_skip", "add"}));  // document order
+        QVERIFY(!g.collapsed);
+        QVERIFY(!setCollapsedCommand(doc_, g.id, false));  // already expanded: nothing to do
+        checkRoundTrip(*doc_, setCollapsedCommand(doc_, g.id, true));
+        QVERIFY(doc_->graph().groups[0].collapsed);
+        checkRoundTrip(*doc_, setCollapsedCommand(doc_, g.id, false));
+        // Regrouping a member moves it into the new group.
+        checkRoundTrip(*doc_, groupNodesCommand(doc_, {"add", "relu"}));
+        QCOMPARE(doc_->graph().groups[0].nodes, (std::vector<std::string>{"dense", "dense_skip"}));
+        QCOMPARE(doc_->graph().groups[1].nodes, (std::vector<std::string>{"add", "relu"}));
+        QVERIFY(doc_->graph().groups[0].id != doc_->graph().groups[1].id);
+        checkRoundTrip(*doc_, ungroupCommand(doc_, {g.id}));
+        QCOMPARE(doc_->graph().groups.size(), std::size_t(1));
+        QVERIFY(!ungroupCommand(doc_, {"no_such_group"}));
+        QVERIFY(!groupNodesCommand(doc_, {}));
+        // Undo all the way back to the file as loaded.
+        while (doc_->undoStack()->canUndo()) doc_->undoStack()->undo();
+        QVERIFY(doc_->graph().groups.empty());
+        QVERIFY(!doc_->isModified());
+    }
+
+    void removedNodesLeaveTheirGroups() {
+        doc_->push(groupNodesCommand(doc_, {"relu", "dense_out"}));
+        doc_->push(groupNodesCommand(doc_, {"softmax"}));
+        checkRoundTrip(*doc_, new RemoveNodesCommand(doc_, {"relu", "softmax"}, {}, "delete"));
+        QCOMPARE(doc_->graph().groups.size(), std::size_t(1));  // the group left empty went
+        QCOMPARE(doc_->graph().groups[0].nodes, std::vector<std::string>{"dense_out"});
+    }
+
+    void groupsSurviveSaveAndOpen() {
+        doc_->push(groupNodesCommand(doc_, {"dense", "dense_skip", "add"}));
+        doc_->push(setCollapsedCommand(doc_, doc_->graph().groups[0].id, true));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("grouped.lfproj");
+        QString error;
+        QVERIFY2(doc_->saveAs(path, &error), qPrintable(error));
+        ProjectDocument reopened;
+        QVERIFY2(reopened.load(path, &error), qPrintable(error));
+        QVERIFY(reopened.graph().groups == doc_->graph().groups);
+        QVERIFY(reopened.graph().groups[0].collapsed);
+        QCOMPARE(reopened.serialized(), doc_->serialized());
     }
 
     void connectNew() {

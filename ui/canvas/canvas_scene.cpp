@@ -1,14 +1,18 @@
 #include "canvas/canvas_scene.h"
 
 #include <QGraphicsSceneMouseEvent>
+#include <QLocale>
 #include <QPainter>
 #include <cmath>
 #include <set>
+#include <unordered_set>
 
 #include "canvas/connect_tool.h"
 #include "canvas/edge_item.h"
+#include "canvas/group_item.h"
 #include "canvas/node_item.h"
 #include "canvas/theme.h"
+#include "document/change_groups.h"
 #include "document/connection_rules.h"
 #include "document/move_nodes.h"
 
@@ -33,6 +37,22 @@ NodeItem* CanvasScene::nodeItem(const std::string& id) const {
 EdgeItem* CanvasScene::edgeItem(const Edge& edge) const {
     auto it = edges_.find(edgeKey(edge));
     return it == edges_.end() ? nullptr : it->second;
+}
+
+GroupItem* CanvasScene::groupItem(const std::string& id) const {
+    auto it = groups_.find(id);
+    return it == groups_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> CanvasScene::selectedGroupIds() const {
+    std::vector<std::string> ids;
+    for (const NodeGroup& g : doc_->graph().groups) {
+        bool selected = groupItem(g.id) && groupItem(g.id)->isSelected();
+        for (const std::string& n : g.nodes)
+            if (NodeItem* item = nodeItem(n); item && item->isSelected()) selected = true;
+        if (selected) ids.push_back(g.id);
+    }
+    return ids;
 }
 
 std::vector<std::string> CanvasScene::selectedNodeIds() const {
@@ -68,12 +88,19 @@ void CanvasScene::onChanged(const DocumentChange& change) {
                 const Node* n = doc_->graph().find(id.toStdString());
                 item->setPos(n->x, n->y);
             }
+        syncGroups();  // frames follow their layers
+    } else if (change.kind == DocumentChange::GroupsChanged) {
+        syncGroups();
     } else if (change.kind == DocumentChange::NodesEdited) {
-        refreshLabels();  // same nodes and edges: only texts, badges and shapes change
+        // Same nodes and edges: only the edited cards and those the analysis changed.
+        std::vector<std::string> ids = change.reanalysed;
+        for (const QString& id : change.nodes) ids.push_back(id.toStdString());
+        refreshLabels(ids);
     } else if (change.kind != DocumentChange::SettingsChanged) {
         syncNodes();
         syncEdges();
         refreshLabels();
+        syncGroups();
     }
     // Room to scroll around the graph, however far it extends.
     setSceneRect(itemsBoundingRect().adjusted(-1500, -1000, 1500, 1000).united(QRectF(-1500, -1000, 3000, 2000)));
@@ -101,6 +128,8 @@ void CanvasScene::syncNodes() {
 void CanvasScene::syncEdges() {
     std::set<std::string> live;
     edgeOrder_.clear();
+    leaving_.clear();
+    usedPorts_.clear();
     for (const Edge& e : doc_->graph().edges) {
         std::string key = edgeKey(e);
         live.insert(key);
@@ -110,6 +139,8 @@ void CanvasScene::syncEdges() {
             addItem(item);
         }
         edgeOrder_.push_back(item);
+        leaving_[e.from.node].push_back(item);
+        usedPorts_[e.to.node] = std::max(usedPorts_[e.to.node], e.to.port + 1);
     }
     for (auto it = edges_.begin(); it != edges_.end();) {
         if (live.count(it->first)) { ++it; continue; }
@@ -118,55 +149,136 @@ void CanvasScene::syncEdges() {
     }
 }
 
-void CanvasScene::refreshLabels() {
-    const Analysis& a = doc_->analysis();
-    const Graph& g = doc_->graph();
+namespace {
+
+// Error diagnostics of `nodes` (all nodes when null), one text per node for the badge.
+std::unordered_map<std::string, QString> errorTexts(const Analysis& a, const std::unordered_set<std::string>* nodes) {
     std::unordered_map<std::string, QString> errors;
     for (const Diagnostic& d : a.diagnostics) {
-        if (d.node.empty() || d.severity != Severity::Error) continue;
+        if (d.node.empty() || d.severity != Severity::Error || (nodes && !nodes->count(d.node))) continue;
         QString& text = errors[d.node];
         if (!text.isEmpty()) text += "\n";
         text += (d.field.empty() || d.field == "inputs" ? QString() : QString::fromStdString(d.field) + ": ") +
                 QString::fromStdString(d.message);
     }
-    std::unordered_map<std::string, int> ports;
-    for (const Edge& e : g.edges) ports[e.to.node] = std::max(ports[e.to.node], e.to.port + 1);
-    for (const Node& n : g.nodes) {
-        auto info = a.nodes.find(n.id);
-        const NodeInfo* ni = info == a.nodes.end() ? nullptr : &info->second;
-        const LayerSpec* spec = ni ? ni->spec : nullptr;
-        int visible = visibleInputPorts(spec, ports[n.id]);
-        nodes_[n.id]->setContent(n, ni, spec ? QString::fromStdString(spec->category) : QString(), visible,
-                                 errors[n.id]);
+    return errors;
+}
+
+}  // namespace
+
+void CanvasScene::refreshNode(const Node& n, const QString& error) {
+    const Analysis& a = doc_->analysis();
+    auto info = a.nodes.find(n.id);
+    const NodeInfo* ni = info == a.nodes.end() ? nullptr : &info->second;
+    const LayerSpec* spec = ni ? ni->spec : nullptr;
+    nodes_[n.id]->setContent(n, ni, spec ? QString::fromStdString(spec->category) : QString(),
+                             visibleInputPorts(spec, usedPorts_[n.id]), error);
+}
+
+// Edges leaving one node share its output shape.
+void CanvasScene::refreshEdges(const std::string& from, const std::vector<EdgeItem*>& edges) {
+    const Analysis& a = doc_->analysis();
+    auto info = a.nodes.find(from);
+    bool shaped = info != a.nodes.end() && info->second.shaped;
+    const QString label = shaped ? QString::fromStdString(info->second.layer.output.str()) : QStringLiteral("?");
+    for (EdgeItem* item : edges) item->setLabel(label);
+}
+
+void CanvasScene::refreshLabels() {
+    const Graph& g = doc_->graph();
+    auto errors = errorTexts(doc_->analysis(), nullptr);
+    for (const Node& n : g.nodes) refreshNode(n, errors[n.id]);
+    for (const auto& [from, edges] : leaving_) refreshEdges(from, edges);
+    for (std::size_t i = 0; i < g.edges.size(); ++i) placeEdge(g.edges[i], edgeOrder_[i]);
+}
+
+void CanvasScene::refreshLabels(const std::vector<std::string>& ids) {
+    const std::unordered_set<std::string> only(ids.begin(), ids.end());
+    auto errors = errorTexts(doc_->analysis(), &only);
+    for (const Node& n : doc_->graph().nodes) {
+        if (!only.count(n.id)) continue;
+        refreshNode(n, errors[n.id]);
+        if (auto it = leaving_.find(n.id); it != leaving_.end()) refreshEdges(n.id, it->second);
     }
-    std::unordered_map<std::string, QString> shapes;  // per producer: edges leaving one node share it
-    for (std::size_t i = 0; i < g.edges.size(); ++i) {
-        const Edge& e = g.edges[i];
-        EdgeItem* item = edgeOrder_[i];
-        auto [label, fresh] = shapes.try_emplace(e.from.node);
-        if (fresh) {
-            auto info = a.nodes.find(e.from.node);
-            bool shaped = info != a.nodes.end() && info->second.shaped;
-            label->second = shaped ? QString::fromStdString(info->second.layer.output.str()) : QStringLiteral("?");
-        }
-        item->setLabel(label->second);
-        NodeItem* from = nodeItem(e.from.node);
-        NodeItem* to = nodeItem(e.to.node);
-        if (from && to) item->setEnds(from->outputPortPos(), to->inputPortPos(e.to.port));
-    }
+}
+
+void CanvasScene::placeEdge(const Edge& e, EdgeItem* item) {
+    NodeItem* from = nodeItem(e.from.node);
+    NodeItem* to = nodeItem(e.to.node);
+    if (!from || !to || !item) return;
+    auto route = routes_.find(edgeKey(e));
+    const Route r = route == routes_.end() ? Route{} : route->second;
+    item->setEnds(r.from ? r.from->outputPortPos(r.fromSlot) : from->outputPortPos(),
+                  r.to ? r.to->inputPortPos(r.toSlot) : to->inputPortPos(e.to.port));
 }
 
 void CanvasScene::placeEdges(const std::string& nodeId) {
-    for (const Edge& e : doc_->graph().edges) {
-        if (e.from.node != nodeId && e.to.node != nodeId) continue;
-        NodeItem* from = nodeItem(e.from.node);
-        NodeItem* to = nodeItem(e.to.node);
-        EdgeItem* item = edgeItem(e);
-        if (from && to && item) item->setEnds(from->outputPortPos(), to->inputPortPos(e.to.port));
-    }
+    for (const Edge& e : doc_->graph().edges)
+        if (e.from.node == nodeId || e.to.node == nodeId) placeEdge(e, edgeItem(e));
 }
 
-void CanvasScene::nodeItemMoved(NodeItem* item) { placeEdges(item->id()); }
+void CanvasScene::nodeItemMoved(NodeItem* item) {
+    placeEdges(item->id());
+    if (!syncing_ && doc_->graph().group_of(item->id())) syncGroups();  // the frame follows a dragged layer
+}
+
+void CanvasScene::syncGroups() {
+    const Graph& g = doc_->graph();
+    if (g.groups.empty() && groups_.empty()) return;  // nothing hidden, nothing rerouted
+    const Analysis& a = doc_->analysis();
+    struct Card {
+        const NodeGroup* group;
+        QRectF bounds;            // the layers', in scene coordinates
+        std::int64_t params = 0;
+        int inputs = 0;                      // outside edges coming in
+        std::map<std::string, int> outputs;  // inside layers feeding out -> output slot
+    };
+    std::map<GroupItem*, Card> cards;
+    std::unordered_map<std::string, GroupItem*> collapsedOf;  // node id -> card of its collapsed group
+    for (const NodeGroup& group : g.groups) {
+        GroupItem*& item = groups_[group.id];
+        if (!item) addItem(item = new GroupItem(group.id));
+        Card& card = cards[item] = Card{&group};
+        for (const std::string& id : group.nodes)
+            if (NodeItem* n = nodeItem(id)) {
+                card.bounds = card.bounds.isNull() ? n->sceneBoundingRect() : card.bounds.united(n->sceneBoundingRect());
+                if (group.collapsed) collapsedOf[id] = item;
+                if (auto info = a.nodes.find(id); info != a.nodes.end()) card.params += info->second.param_count;
+            }
+    }
+    for (auto it = groups_.begin(); it != groups_.end();) {
+        if (cards.count(it->second)) { ++it; continue; }
+        delete it->second;
+        it = groups_.erase(it);
+    }
+    for (const auto& [id, item] : nodes_) item->setVisible(!collapsedOf.count(id));
+    routes_.clear();
+    for (std::size_t i = 0; i < g.edges.size(); ++i) {
+        const Edge& e = g.edges[i];
+        auto from = collapsedOf.find(e.from.node), to = collapsedOf.find(e.to.node);
+        GroupItem* fromCard = from == collapsedOf.end() ? nullptr : from->second;
+        GroupItem* toCard = to == collapsedOf.end() ? nullptr : to->second;
+        edgeOrder_[i]->setVisible(!fromCard || fromCard != toCard);  // hidden inside one collapsed group
+        if (fromCard == toCard) continue;
+        Route& r = routes_[edgeKey(e)];
+        if (fromCard) {
+            auto& outs = cards[fromCard].outputs;
+            r.from = fromCard;
+            r.fromSlot = outs.emplace(e.from.node, int(outs.size())).first->second;
+        }
+        if (toCard) {
+            r.to = toCard;
+            r.toSlot = cards[toCard].inputs++;
+        }
+    }
+    for (const auto& [item, card] : cards) {
+        const QString detail = tr("%n layer(s), %1 params", nullptr, int(card.group->nodes.size()))
+                                   .arg(QLocale().toString(qlonglong(card.params)));
+        item->setContent(QString::fromStdString(card.group->name), detail, card.group->collapsed, card.bounds,
+                         card.inputs, int(card.outputs.size()));
+    }
+    for (std::size_t i = 0; i < g.edges.size(); ++i) placeEdge(g.edges[i], edgeOrder_[i]);
+}
 
 void CanvasScene::commitMoves() {
     MoveNodesCommand::Positions moved;
@@ -180,6 +292,12 @@ void CanvasScene::commitMoves() {
 }
 
 void CanvasScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+    for (const auto& [id, group] : groups_)
+        if (event->button() == Qt::LeftButton && group->isVisible() && group->toggleAt(event->scenePos())) {
+            if (auto* command = setCollapsedCommand(doc_, id, !group->collapsed())) doc_->push(command);
+            event->accept();
+            return;
+        }
     if (event->button() == Qt::LeftButton && connectTool_->press(event->scenePos())) {
         event->accept();
         return;

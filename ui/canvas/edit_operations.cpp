@@ -1,5 +1,7 @@
 #include "canvas/edit_operations.h"
 
+#include <algorithm>
+
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QMimeData>
@@ -7,6 +9,7 @@
 #include "canvas/canvas_scene.h"
 #include "canvas/node_item.h"
 #include "document/add_nodes.h"
+#include "document/change_groups.h"
 #include "document/fragment.h"
 #include "document/move_nodes.h"
 #include "document/remove_nodes.h"
@@ -74,6 +77,26 @@ void deleteSelection(CanvasScene* scene) {
     auto edges = scene->selectedEdges();
     if (ids.empty() && edges.empty()) return;
     doc->push(new RemoveNodesCommand(doc, ids, edges, QObject::tr("Delete")));
+}
+
+void groupSelection(CanvasScene* scene) {
+    if (auto* command = groupNodesCommand(scene->document(), scene->selectedNodeIds())) scene->document()->push(command);
+}
+
+void ungroupSelection(CanvasScene* scene) {
+    if (auto* command = ungroupCommand(scene->document(), scene->selectedGroupIds())) scene->document()->push(command);
+}
+
+void toggleCollapsed(CanvasScene* scene) {
+    ProjectDocument* doc = scene->document();
+    const std::vector<std::string> ids = scene->selectedGroupIds();
+    bool allCollapsed = !ids.empty();
+    for (const NodeGroup& g : doc->graph().groups)
+        if (std::find(ids.begin(), ids.end(), g.id) != ids.end()) allCollapsed = allCollapsed && g.collapsed;
+    doc->undoStack()->beginMacro(allCollapsed ? QObject::tr("Expand") : QObject::tr("Collapse"));
+    for (const std::string& id : ids)
+        if (auto* command = setCollapsedCommand(doc, id, !allCollapsed)) doc->push(command);
+    doc->undoStack()->endMacro();
 }
 
 void selectAll(CanvasScene* scene) {

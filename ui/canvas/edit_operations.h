@@ -14,6 +14,9 @@ bool pasteClipboard(CanvasScene* scene, QString* error = nullptr);
 void duplicateSelection(CanvasScene* scene);
 void deleteSelection(CanvasScene* scene);
 void selectAll(CanvasScene* scene);
+void groupSelection(CanvasScene* scene);     // the selected layers become one block
+void ungroupSelection(CanvasScene* scene);   // blocks holding a selected layer dissolve
+void toggleCollapsed(CanvasScene* scene);    // those blocks collapse, or expand when all are collapsed
 void autoLayout(CanvasScene* scene, LayoutDirection direction);
 bool insertTemplate(CanvasScene* scene, const QString& path, QString* error = nullptr);
 

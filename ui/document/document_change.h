@@ -1,5 +1,8 @@
 #pragma once
 // What changed in a ProjectDocument, announced through its one `changed` signal.
+#include <string>
+#include <vector>
+
 #include <QStringList>
 
 namespace lf::ui {
@@ -11,9 +14,13 @@ struct DocumentChange {
         NodesEdited,   // parameters or names of `nodes` changed; the same nodes and edges remain
         NodesMoved,    // only canvas positions of `nodes` changed
         SettingsChanged,  // dataset binding or training configuration
+        GroupsChanged,    // node groups (blocks) were made, removed, collapsed or expanded
     };
     Kind kind = Reset;
     QStringList nodes;  // affected node ids, when known
+    // NodesEdited: the nodes whose shape, parameter count or problems the edit changed, besides
+    // `nodes` themselves (filled in by the document from its incremental analysis).
+    std::vector<std::string> reanalysed;
 };
 
 }  // namespace lf::ui

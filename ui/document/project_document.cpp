@@ -86,9 +86,14 @@ std::string ProjectDocument::uniqueId(const std::string& base) const {
     return unique(base, [this](const std::string& s) { return project_.graph.find(s) != nullptr; });
 }
 
-void ProjectDocument::notify(const DocumentChange& change) {
-    if (change.kind != DocumentChange::NodesMoved && change.kind != DocumentChange::SettingsChanged)
+void ProjectDocument::notify(DocumentChange change) {
+    if (change.kind == DocumentChange::NodesEdited) {
+        std::vector<std::string> edited;
+        for (const QString& id : change.nodes) edited.push_back(id.toStdString());
+        change.reanalysed = reanalyze(project_.graph, analysis_, edited);
+    } else if (change.kind == DocumentChange::Reset || change.kind == DocumentChange::GraphChanged) {
         analysis_ = analyze(project_.graph);
+    }
     Q_EMIT changed(change);
 }
 

@@ -45,7 +45,7 @@ Q_SIGNALS:
 private:
     friend class DocumentCommand;  // the only writer
     Project& mutableProject() { return project_; }
-    void notify(const DocumentChange& change);
+    void notify(DocumentChange change);
 
     Project project_;
     Analysis analysis_;

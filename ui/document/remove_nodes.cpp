@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "document/change_groups.h"
+
 namespace lf::ui {
 
 RemoveNodesCommand::RemoveNodesCommand(ProjectDocument* doc, const std::vector<std::string>& ids,
@@ -17,6 +19,8 @@ RemoveNodesCommand::RemoveNodesCommand(ProjectDocument* doc, const std::vector<s
         bool listed = std::find(edges.begin(), edges.end(), e) != edges.end();
         if (listed || gone.count(e.from.node) || gone.count(e.to.node)) edges_.emplace_back(i, e);
     }
+    oldGroups_ = g.groups;
+    newGroups_ = withoutNodes(g.groups, ids);
 }
 
 template <class T>
@@ -32,12 +36,14 @@ static void insertAt(std::vector<T>& v, const std::vector<std::pair<std::size_t,
 void RemoveNodesCommand::redo() {
     eraseAt(graph().edges, edges_);
     eraseAt(graph().nodes, nodes_);
+    graph().groups = newGroups_;
     notify(DocumentChange::GraphChanged);
 }
 
 void RemoveNodesCommand::undo() {
     insertAt(graph().nodes, nodes_);
     insertAt(graph().edges, edges_);
+    graph().groups = oldGroups_;
     notify(DocumentChange::GraphChanged);
 }
 

@@ -17,6 +17,7 @@ public:
 private:
     std::vector<std::pair<std::size_t, Node>> nodes_;  // old index, node (ascending index)
     std::vector<std::pair<std::size_t, Edge>> edges_;
+    std::vector<NodeGroup> oldGroups_, newGroups_;  // removed nodes leave their groups
 };
 
 }  // namespace lf::ui

@@ -36,7 +36,8 @@ Inspector::Inspector(ProjectDocument* doc, QWidget* parent)
         name_->setModified(false);
     });
     connect(doc_, &ProjectDocument::changed, this, [this](const DocumentChange& c) {
-        if (c.kind != DocumentChange::NodesMoved && c.kind != DocumentChange::SettingsChanged) refresh();
+        if (c.kind == DocumentChange::Reset || c.kind == DocumentChange::GraphChanged || c.kind == DocumentChange::NodesEdited)
+            refresh();
     });
     setNode({});
 }

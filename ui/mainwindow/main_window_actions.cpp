@@ -87,6 +87,10 @@ void MainWindow::createEditMenu() {
     m->addSeparator();
     add(m, tr("Select &All"), QKeySequence::SelectAll, this, [this] { selectAll(scene_); });
     m->addSeparator();
+    add(m, tr("&Group into Block"), QKeySequence(tr("Ctrl+Shift+G")), this, [this] { groupSelection(scene_); });
+    add(m, tr("U&ngroup Block"), QKeySequence(tr("Ctrl+Shift+U")), this, [this] { ungroupSelection(scene_); });
+    add(m, tr("Collapse / E&xpand Block"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] { toggleCollapsed(scene_); });
+    m->addSeparator();
     add(m, tr("Auto-layout &Left to Right"), QKeySequence(tr("Ctrl+L")), this,
         [this] { autoLayout(scene_, LayoutDirection::LeftToRight); view_->fitToView(); });
     add(m, tr("Auto-layout &Top to Bottom"), QKeySequence(tr("Ctrl+Shift+L")), this,

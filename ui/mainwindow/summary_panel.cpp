@@ -24,7 +24,7 @@ SummaryPanel::SummaryPanel(ProjectDocument* doc, QWidget* parent)
     layout->addWidget(table_);
     layout->addWidget(totals_);
     connect(doc_, &ProjectDocument::changed, this, [this](const DocumentChange& c) {
-        if (c.kind != DocumentChange::NodesMoved) pending_.start();
+        if (c.kind != DocumentChange::NodesMoved && c.kind != DocumentChange::GroupsChanged) pending_.start();
     });
     pending_.setSingleShot(true);
     pending_.setInterval(60);
