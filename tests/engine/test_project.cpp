@@ -52,10 +52,10 @@ lf::Project expected_mlp() {
     lf::Project p;
     p.name = "fashion_mlp";
     p.graph.nodes = {node("input", "Input", {{"shape", lf::IntList{28, 28, 1}}}, 0),
-                     node("flatten", "Flatten", {}, 200),
-                     node("dense", "Dense", {{"units", std::int64_t(100)}, {"activation", std::string("relu")}}, 400),
-                     node("dense_1", "Dense", {{"units", std::int64_t(10)}}, 600),
-                     node("softmax", "Softmax", {}, 800)};
+                     node("flatten", "Flatten", {}, 260),
+                     node("dense", "Dense", {{"units", std::int64_t(100)}, {"activation", std::string("relu")}}, 520),
+                     node("dense_1", "Dense", {{"units", std::int64_t(10)}}, 780),
+                     node("softmax", "Softmax", {}, 1040)};
     p.graph.edges = {edge("input", "flatten"), edge("flatten", "dense"), edge("dense", "dense_1"),
                      edge("dense_1", "softmax")};
     p.training.loss_params = {{"from_logits", false}};
