@@ -94,7 +94,7 @@ FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validati
                                   std::to_string(epoch) + ", step " + std::to_string(it + 1) +
                                   "; training stopped. Lower the learning rate or check the data.",
                               EventKind::Failed);
-            optimizer_->step(model_.weights().data(), model_.grads().data(), model_.weights().size(), lr);
+            optimizer_->step(model_.weights().data(), model_.grads().data(), model_.trainable_size(), lr);
             loss_sum += loss * double(count);
             seen += count;
             window_images += count;

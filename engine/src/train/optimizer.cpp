@@ -10,6 +10,7 @@ void BufferedOptimizer::bind(std::size_t n) {
     for (auto& [name, values] : buffers_) values.assign(n, 0.0f);
     bound_ = n;
     is_bound_ = true;
+    lease_ = MemoryLease({.optimizer_state = n * buffers_.size() * sizeof(float)});
 }
 
 std::vector<std::pair<std::string, std::vector<float>*>> BufferedOptimizer::state() {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/graph/memory.h"
 #include "layerforge/train/optimizer.h"
 #include "train/param_reader.h"
 
@@ -33,6 +34,7 @@ private:
     std::vector<std::pair<std::string, std::vector<float>>> buffers_;
     std::size_t bound_ = 0;
     bool is_bound_ = false;
+    MemoryLease lease_;  // the state buffers
 };
 
 std::unique_ptr<Optimizer> make_sgd(const Params& params);

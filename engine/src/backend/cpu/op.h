@@ -46,6 +46,8 @@ public:
     virtual std::string impl_info() const { return "loop"; }
     virtual std::optional<SoftmaxTail> softmax_tail() { return std::nullopt; }
     virtual void fuse_softmax_into_loss(bool on) { (void)on; }
+    // Bytes the op holds beyond the plan's buffers: reordered weights, pooling indices, statistics.
+    virtual std::size_t workspace_bytes() const { return 0; }
 };
 
 // Helpers shared by the ops.
