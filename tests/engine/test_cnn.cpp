@@ -115,7 +115,8 @@ private slots:
     void templates_compile_without_reference_kernels_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<qint64>("batch");
-        for (const char* t : {"fashion_cnn", "fashion_resnet", "mobilenet_v2_small", "cats_vs_dogs_cnn"})
+        for (const char* t : {"fashion_cnn", "fashion_resnet", "mobilenet_v2_small", "cats_vs_dogs_cnn", "fashion_mlp",
+                              "fashion_functional"})
             QTest::newRow(t) << QString(t) << qint64(std::string(t) == "cats_vs_dogs_cnn" ? 2 : 8);
     }
     void templates_compile_without_reference_kernels() {

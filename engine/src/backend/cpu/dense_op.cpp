@@ -39,13 +39,15 @@ public:
         if (!s.training) return;
 
         if (s.in_grad[0]) {
-            // The forward src desc as diff_src (not `any`, which picks a reference kernel).
-            inner_product_backward_data::primitive_desc dpd(
-                inner_product_backward_data::desc(src_md, w_md, dst_md), ctx_.eng, fpd);
-            bwd_data_ = inner_product_backward_data(dpd);
-            bwd_data_args_ = {{DNNL_ARG_DIFF_DST, wrap(dst_md, ctx_, ip_diff_dst)},
-                              {DNNL_ARG_WEIGHTS, wrap(w_md, ctx_, s.w[0])},
-                              {DNNL_ARG_DIFF_SRC, wrap(src_md, ctx_, s.in_grad[0])}};
+            // diff_src (n x k) = diff_dst (n x m) x kernel^T, the kernel read transposed in place.
+            // A matmul: inner_product_backward_data runs gemm with a transposed operand, which
+            // took 11.6 ms instead of 2.6 for 50x1024 -> 3136 with 2 threads here.
+            memory::desc wt_md({m, k}, memory::data_type::f32, memory::dims{1, m});
+            matmul::primitive_desc dpd(matmul::desc(dst_md, wt_md, src_md), ctx_.eng);
+            bwd_data_ = matmul(dpd);
+            bwd_data_args_ = {{DNNL_ARG_SRC, wrap(dst_md, ctx_, ip_diff_dst)},
+                              {DNNL_ARG_WEIGHTS, wrap(wt_md, ctx_, s.w[0])},
+                              {DNNL_ARG_DST, wrap(src_md, ctx_, s.in_grad[0])}};
             impl_ += std::string(" / ") + dpd.impl_info_str();
         }
         auto wd = bias ? inner_product_backward_weights::desc(src_md, w_md, b_md, dst_md)
