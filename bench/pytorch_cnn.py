@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""PyTorch reference for bench_cnn: the same CNNs, optimizer and data, measured the same way.
+
+Models (channels-first here, as PyTorch is fastest with them):
+  fashion_cnn:    Conv(1->32, 5x5, pad 2) ReLU MaxPool(2) Conv(32->64, 5x5, pad 2) ReLU MaxPool(2)
+                  Flatten Linear(3136, 1024) ReLU Linear(1024, 10)   (the tutorial's CNN)
+  fashion_resnet: resources/templates/fashion_resnet.lfproj: stem Conv(32, 3x3)+BN+ReLU, two
+                  residual blocks (32 and 64 channels, the second with stride 2 and a 1x1
+                  projection), global average pooling, Linear(64, 10); BN momentum 0.01 (Keras
+                  0.99), eps 1e-3.
+Adam(lr=1e-3, eps=1e-7 as Keras), nn.CrossEntropyLoss on the logits, on the first --limit
+Fashion-MNIST training images (IDX files, float32 in [0, 1]); each epoch draws a permutation and
+trains on full batches. Training images/s = images / wall time of the epoch, median over epochs.
+Inference images/s: model.eval(), torch.no_grad(), batches of the same size over the test set.
+peak_rss_mb: ru_maxrss of this process at the end.
+
+PyTorch at its best: torch.set_num_threads() before anything else, OPENBLAS_CORETYPE unset and
+MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296 (bench/compare_pytorch.sh
+sets them).
+
+Usage: /usr/bin/python3 bench/pytorch_cnn.py [--model fashion_cnn] [--batch 50,128] [--epochs 2]
+       [--limit 12000] [--threads 2] [--json]
+"""
+import argparse
+import sys
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--model", default="fashion_cnn", choices=["fashion_cnn", "fashion_resnet"])
+ap.add_argument("--batch", default="50,128")
+ap.add_argument("--epochs", type=int, default=2)
+ap.add_argument("--limit", type=int, default=12000)
+ap.add_argument("--threads", type=int, default=2)
+ap.add_argument("--json", action="store_true")
+ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+args = ap.parse_args()
+
+import torch  # noqa: E402
+
+torch.set_num_threads(args.threads)
+
+import gzip  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import resource  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+from torch import nn  # noqa: E402
+
+
+def read_idx(path, magic, header):
+    with gzip.open(path, "rb") as f:
+        raw = f.read()
+    if int.from_bytes(raw[0:4], "big") != magic:
+        sys.exit(f"{path}: bad IDX magic")
+    return np.frombuffer(raw, dtype=np.uint8, offset=header)
+
+
+def load(data, split, limit):
+    x = read_idx(os.path.join(data, f"{split}-images-idx3-ubyte.gz"), 0x803, 16)
+    y = read_idx(os.path.join(data, f"{split}-labels-idx1-ubyte.gz"), 0x801, 8)
+    x = torch.from_numpy(x.reshape(-1, 1, 28, 28).astype(np.float32) / 255.0)[:limit]
+    return x.contiguous(), torch.from_numpy(y.astype(np.int64))[:limit]
+
+
+def fashion_cnn():
+    return nn.Sequential(nn.Conv2d(1, 32, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(32, 64, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                         nn.Linear(3136, 1024), nn.ReLU(), nn.Linear(1024, 10))
+
+
+def bn(c):
+    return nn.BatchNorm2d(c, eps=1e-3, momentum=0.01)
+
+
+class Block(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), bn(cout), nn.ReLU(),
+                                  nn.Conv2d(cout, cout, 3, 1, 1, bias=False), bn(cout))
+        self.short = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), bn(cout))
+                      if stride != 1 else nn.Identity())
+
+    def forward(self, x):
+        return torch.relu(self.body(x) + self.short(x))
+
+
+def fashion_resnet():
+    # Keras 'same' with stride 2 on 28x28 pads (0, 1); PyTorch pads 1 on both sides, same size.
+    return nn.Sequential(nn.Conv2d(1, 32, 3, padding=1, bias=False), bn(32), nn.ReLU(), Block(32, 32, 1),
+                         Block(32, 64, 2), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
+
+
+def pct(v, q):
+    v = sorted(v)
+    pos = q * (len(v) - 1)
+    i = int(pos)
+    f = pos - i
+    return v[i] * (1 - f) + v[i + 1] * f if i + 1 < len(v) else v[i]
+
+
+def run(x, y, xt, batch, epochs):
+    torch.manual_seed(42)
+    model = {"fashion_cnn": fashion_cnn, "fashion_resnet": fashion_resnet}[args.model]()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-7)
+    loss_fn = nn.CrossEntropyLoss()
+    n = x.shape[0]
+    steps = n // batch
+    epoch_ips, step_ms = [], []
+    model.train()
+    for _ in range(epochs):
+        perm = torch.randperm(n)
+        t_epoch = time.perf_counter()
+        for s in range(steps):
+            t0 = time.perf_counter()
+            idx = perm[s * batch:(s + 1) * batch]
+            xb, yb = x[idx], y[idx]
+            opt.zero_grad(set_to_none=True)
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            opt.step()
+            step_ms.append((time.perf_counter() - t0) * 1000)
+        epoch_ips.append(steps * batch / (time.perf_counter() - t_epoch))
+    model.eval()
+    with torch.no_grad():
+        m = (xt.shape[0] // batch) * batch
+        t0 = time.perf_counter()
+        for s in range(0, m, batch):
+            model(xt[s:s + batch])
+        infer_ips = m / (time.perf_counter() - t0)
+    return {"batch": batch, "images_per_s": pct(epoch_ips, 0.5), "images_per_s_min": min(epoch_ips),
+            "images_per_s_max": max(epoch_ips), "step_ms_median": pct(step_ms, 0.5),
+            "step_ms_p90": pct(step_ms, 0.9), "inference_images_per_s": infer_ips, "final_loss": float(loss)}
+
+
+def main():
+    x, y = load(args.data, "train", args.limit)
+    xt, _ = load(args.data, "t10k", 10000)
+    rows = [run(x, y, xt, int(b), args.epochs) for b in args.batch.split(",")]
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    if args.json:
+        print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "model": args.model,
+                          "epochs": args.epochs, "peak_rss_mb": rss, "results": rows}))
+        return
+    print(f"PyTorch {torch.__version__}, {args.model}, {torch.get_num_threads()} threads, {args.epochs} epoch(s) "
+          f"of {x.shape[0]} images, peak RSS {rss:.0f} MB")
+    for r in rows:
+        print(f"batch {r['batch']:>4}: train {r['images_per_s']:.0f} images/s "
+              f"[{r['images_per_s_min']:.0f}..{r['images_per_s_max']:.0f}], step ms {r['step_ms_median']:.2f}, "
+              f"inference {r['inference_images_per_s']:.0f} images/s")
+
+
+main()
