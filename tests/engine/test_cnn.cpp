@@ -9,6 +9,7 @@
 
 #include "graph_builder.h"
 #include "layerforge/data/dataset.h"
+#include "layerforge/graph/memory.h"
 #include "layerforge/graph/plan.h"
 #include "layerforge/project/project.h"
 #include "layerforge/train/trainer.h"
@@ -129,6 +130,28 @@ private slots:
             for (const auto& [node, impl] : plan.kernels())
                 QVERIFY2(impl.find("ref:") == std::string::npos, qPrintable(QString::fromStdString(node + ": " + impl)));
         }
+    }
+
+    void memory_estimate_matches_the_built_plan_and_is_accounted() {
+        lf::Project p = lf::load_project(templates_dir() + "fashion_resnet.lfproj");
+        lf::Model model(p.graph);
+        const lf::PlanOptions opt{.batch = 16, .mode = lf::PlanMode::Train};
+        const lf::MemoryBreakdown before = lf::memory_in_use();
+        const lf::MemoryBreakdown estimate = lf::Plan::estimate(model, opt);
+        QCOMPARE(lf::memory_in_use().total(), before.total());  // an estimate allocates nothing
+        {
+            lf::Plan plan(model, opt);
+            const lf::MemoryBreakdown built = plan.memory();
+            QCOMPARE(built.activations, estimate.activations);
+            QCOMPARE(built.gradients, estimate.gradients);
+            QVERIFY(built.workspaces > 0);  // max-pool-free, but BatchNorm statistics and weight reorders
+            const lf::MemoryBreakdown now = lf::memory_in_use();
+            QCOMPARE(now.activations, before.activations + built.activations);
+            QCOMPARE(now.total(), before.total() + built.total());
+            QVERIFY(lf::memory_peak().total() >= now.total());
+        }
+        QCOMPARE(lf::memory_in_use().total(), before.total());
+        QCOMPARE(before.weights, model.weights().size() * sizeof(float));
     }
 
     void tutorial_cnn_learns_a_fashion_mnist_subset() {
