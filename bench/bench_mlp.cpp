@@ -50,7 +50,7 @@ BareStats run_bare(const lf::Project& proj, const lf::TensorDataset& train, std:
     model.init_weights(std::uint64_t(proj.training.seed));
     auto loss = lf::make_loss(proj.training.loss, proj.training.loss_params);
     auto opt = lf::make_optimizer(proj.training.optimizer.type, proj.training.optimizer.params);
-    opt->bind(model.trainable_size());
+    opt->bind(model.weights().size());
     lf::Plan plan(model, lf::PlanOptions{.batch = batch, .mode = lf::PlanMode::Train, .seed = 42});
 
     const std::int64_t n = train.size(), steps = n / batch;  // full batches only

@@ -40,7 +40,7 @@ Json memory_estimate(const Project& p, const Reporter& out) {
     m.weights = model.weights().size() * sizeof(float);
     m.gradients += model.grads().size() * sizeof(float);
     const auto optimizer = make_optimizer(p.training.optimizer.type, p.training.optimizer.params);
-    m.optimizer_state = optimizer->state().size() * model.trainable_size() * sizeof(float);
+    m.optimizer_state = optimizer->state().size() * model.weights().size() * sizeof(float);
     out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " + megabytes(m.total()));
     out.line("  weights " + megabytes(m.weights) + ", gradients " + megabytes(m.gradients) + ", optimizer state " +
              megabytes(m.optimizer_state) + " (" + optimizer->name() + "), activations " + megabytes(m.activations) +

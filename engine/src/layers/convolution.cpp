@@ -1,6 +1,8 @@
 // Conv2D, DepthwiseConv2D and Conv2DTranspose over channels-last images, with Keras kernel
 // layouts: Conv2D (kh, kw, in, filters), DepthwiseConv2D (kh, kw, in, depth_multiplier),
 // Conv2DTranspose (kh, kw, filters, in). CPU forward/backward: backend/cpu/conv_op.cpp.
+#include <functional>
+
 #include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
@@ -44,75 +46,68 @@ Window2D window_of(const Params& p, const Shape& in, const std::string& what) {
                        param_str(p, "padding"), what);
 }
 
-LayerSpec conv2d() {
+// Output, kernel and optional bias of a convolution-like layer with `channels` outputs.
+LayerInfo conv_info(const Params& p, const Window2D& w, std::int64_t channels, const char* kernel_name, Shape kernel,
+                    std::int64_t fan_in, std::int64_t fan_out, std::int64_t flops) {
+    LayerInfo info;
+    info.output = Shape{w.out[0], w.out[1], channels};
+    info.weights.push_back({kernel_name, std::move(kernel), Init::GlorotUniform, fan_in, fan_out});
+    if (param_bool(p, "use_bias")) info.weights.push_back({"bias", Shape{channels}, Init::Zeros, fan_in, fan_out});
+    info.flops = flops;
+    return info;
+}
+
+LayerSpec conv_spec(const std::string& type, const std::string& help, std::vector<ParamSpec> params,
+                    std::function<LayerInfo(const Params&, const Shape&)> infer) {
     LayerSpec s;
-    s.type = "Conv2D";
+    s.type = type;
     s.category = "Convolution";
-    s.help = "2-D convolution: each output channel is a learned filter slid over the image.";
-    s.params = window_params(true, true);
+    s.help = help;
+    s.params = std::move(params);
     add_tail_params(s.params);
-    s.infer = [](const Params& p, const std::vector<Shape>& in) {
+    s.infer = [infer](const Params& p, const std::vector<Shape>& in) {
         check_strides_dilation(p);
-        Window2D w = window_of(p, in[0], "Conv2D");
-        const std::int64_t c = in[0][2], f = param_int(p, "filters"), kk = w.kernel[0] * w.kernel[1];
-        LayerInfo info;
-        info.output = Shape{w.out[0], w.out[1], f};
-        info.weights.push_back({"kernel", Shape{w.kernel[0], w.kernel[1], c, f}, Init::GlorotUniform, kk * c, kk * f});
-        if (param_bool(p, "use_bias")) info.weights.push_back({"bias", Shape{f}, Init::Zeros, kk * c, kk * f});
-        info.flops = 2 * w.out[0] * w.out[1] * f * kk * c;
-        return info;
+        return infer(p, in[0]);
     };
     s.make_cpu = make_conv_op;
     return s;
+}
+
+LayerSpec conv2d() {
+    return conv_spec("Conv2D", "2-D convolution: each output channel is a learned filter slid over the image.",
+                     window_params(true, true), [](const Params& p, const Shape& in) {
+                         Window2D w = window_of(p, in, "Conv2D");
+                         const std::int64_t c = in[2], f = param_int(p, "filters"), kk = w.kernel[0] * w.kernel[1];
+                         return conv_info(p, w, f, "kernel", Shape{w.kernel[0], w.kernel[1], c, f}, kk * c, kk * f,
+                                          2 * w.out[0] * w.out[1] * f * kk * c);
+                     });
 }
 
 LayerSpec depthwise_conv2d() {
-    LayerSpec s;
-    s.type = "DepthwiseConv2D";
-    s.category = "Convolution";
-    s.help = "Depthwise 2-D convolution: each input channel is filtered on its own (MobileNet blocks).";
-    s.params = window_params(false, true);
-    s.params.push_back({.name = "depth_multiplier", .kind = ParamKind::Int, .def = std::int64_t(1), .min = 1, .max = 256,
-                        .help = "output channels per input channel"});
-    add_tail_params(s.params);
-    s.infer = [](const Params& p, const std::vector<Shape>& in) {
-        check_strides_dilation(p);
-        Window2D w = window_of(p, in[0], "DepthwiseConv2D");
-        const std::int64_t c = in[0][2], m = param_int(p, "depth_multiplier"), kk = w.kernel[0] * w.kernel[1];
-        LayerInfo info;
-        info.output = Shape{w.out[0], w.out[1], c * m};
-        info.weights.push_back({"depthwise_kernel", Shape{w.kernel[0], w.kernel[1], c, m}, Init::GlorotUniform, kk * c,
-                                kk * m});
-        if (param_bool(p, "use_bias")) info.weights.push_back({"bias", Shape{c * m}, Init::Zeros, kk, kk * m});
-        info.flops = 2 * w.out[0] * w.out[1] * c * m * kk;
-        return info;
-    };
-    s.make_cpu = make_conv_op;
-    return s;
+    std::vector<ParamSpec> params = window_params(false, true);
+    params.push_back({.name = "depth_multiplier", .kind = ParamKind::Int, .def = std::int64_t(1), .min = 1, .max = 256,
+                      .help = "output channels per input channel"});
+    return conv_spec("DepthwiseConv2D",
+                     "Depthwise 2-D convolution: each input channel is filtered on its own (MobileNet blocks).",
+                     std::move(params), [](const Params& p, const Shape& in) {
+                         Window2D w = window_of(p, in, "DepthwiseConv2D");
+                         const std::int64_t c = in[2], m = param_int(p, "depth_multiplier");
+                         const std::int64_t kk = w.kernel[0] * w.kernel[1];
+                         return conv_info(p, w, c * m, "depthwise_kernel", Shape{w.kernel[0], w.kernel[1], c, m},
+                                          kk * c, kk * m, 2 * w.out[0] * w.out[1] * c * m * kk);
+                     });
 }
 
 LayerSpec conv2d_transpose() {
-    LayerSpec s;
-    s.type = "Conv2DTranspose";
-    s.category = "Convolution";
-    s.help = "Transposed 2-D convolution (learned upsampling): the gradient of a Conv2D.";
-    s.params = window_params(true, true);
-    add_tail_params(s.params);
-    s.infer = [](const Params& p, const std::vector<Shape>& in) {
-        check_strides_dilation(p);
-        Window2D w = transposed_window(in[0], param_list(p, "kernel_size"), param_list(p, "strides"),
-                                       param_list(p, "dilation_rate"), param_str(p, "padding"));
-        const std::int64_t c = in[0][2], f = param_int(p, "filters"), kk = w.kernel[0] * w.kernel[1];
-        LayerInfo info;
-        info.output = Shape{w.out[0], w.out[1], f};
-        // Keras counts fans of a (kh, kw, filters, in) kernel as if it were a Conv2D kernel.
-        info.weights.push_back({"kernel", Shape{w.kernel[0], w.kernel[1], f, c}, Init::GlorotUniform, kk * f, kk * c});
-        if (param_bool(p, "use_bias")) info.weights.push_back({"bias", Shape{f}, Init::Zeros, kk * f, kk * c});
-        info.flops = 2 * in[0][0] * in[0][1] * c * kk * f;
-        return info;
-    };
-    s.make_cpu = make_conv_op;
-    return s;
+    return conv_spec("Conv2DTranspose", "Transposed 2-D convolution (learned upsampling): the gradient of a Conv2D.",
+                     window_params(true, true), [](const Params& p, const Shape& in) {
+                         Window2D w = transposed_window(in, param_list(p, "kernel_size"), param_list(p, "strides"),
+                                                        param_list(p, "dilation_rate"), param_str(p, "padding"));
+                         const std::int64_t c = in[2], f = param_int(p, "filters"), kk = w.kernel[0] * w.kernel[1];
+                         // Keras counts fans of the (kh, kw, filters, in) kernel as for a Conv2D kernel.
+                         return conv_info(p, w, f, "kernel", Shape{w.kernel[0], w.kernel[1], f, c}, kk * f, kk * c,
+                                          2 * in[0] * in[1] * c * kk * f);
+                     });
 }
 
 }  // namespace

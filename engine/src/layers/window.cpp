@@ -10,16 +10,30 @@ void require_image(const Shape& in, const std::string& what) {
                           ": use Reshape to add a channel axis");
 }
 
-Window2D conv_window(const Shape& in, const IntList& kernel, const IntList& strides, const IntList& dilation,
-                     const std::string& padding, const std::string& what) {
-    require_image(in, what);
+namespace {
+
+// The window's own parameters over the (H, W) of `in`; output and padding still to fill.
+Window2D window_base(const Shape& in, const IntList& kernel, const IntList& strides, const IntList& dilation) {
     Window2D w;
     for (std::size_t a = 0; a < 2; ++a) {
         w.kernel[a] = kernel[a];
         w.stride[a] = strides[a];
         w.dilation[a] = dilation[a];
         w.in[a] = in[a];
-        const std::int64_t span = (kernel[a] - 1) * dilation[a] + 1;
+    }
+    return w;
+}
+
+std::int64_t window_span(const Window2D& w, std::size_t a) { return (w.kernel[a] - 1) * w.dilation[a] + 1; }
+
+}  // namespace
+
+Window2D conv_window(const Shape& in, const IntList& kernel, const IntList& strides, const IntList& dilation,
+                     const std::string& padding, const std::string& what) {
+    require_image(in, what);
+    Window2D w = window_base(in, kernel, strides, dilation);
+    for (std::size_t a = 0; a < 2; ++a) {
+        const std::int64_t span = window_span(w, a);
         if (padding == "same") {
             w.out[a] = (in[a] + strides[a] - 1) / strides[a];
             const std::int64_t total = std::max<std::int64_t>((w.out[a] - 1) * strides[a] + span - in[a], 0);
@@ -38,13 +52,9 @@ Window2D conv_window(const Shape& in, const IntList& kernel, const IntList& stri
 Window2D transposed_window(const Shape& in, const IntList& kernel, const IntList& strides, const IntList& dilation,
                            const std::string& padding) {
     require_image(in, "Conv2DTranspose");
-    Window2D w;
+    Window2D w = window_base(in, kernel, strides, dilation);
     for (std::size_t a = 0; a < 2; ++a) {
-        w.kernel[a] = kernel[a];
-        w.stride[a] = strides[a];
-        w.dilation[a] = dilation[a];
-        w.in[a] = in[a];
-        const std::int64_t span = (kernel[a] - 1) * dilation[a] + 1;
+        const std::int64_t span = window_span(w, a);
         if (padding == "same") {
             // The gradient of a 'same' convolution from in * stride to in.
             if (span < strides[a])

@@ -27,7 +27,7 @@ protected:
     // Registers a zero-initialised state buffer; returns its index for buffer().
     std::size_t add_buffer(std::string name);
     float* buffer(std::size_t index) { return buffers_[index].second.data(); }
-    // Throws lf::runtime_error unless bind(n) came first, so step() never writes out of bounds.
+    // Throws lf::runtime_error unless bind(m) with m >= n came first, so step() never writes out of bounds.
     void check_bound(std::size_t n) const;
 
 private:
