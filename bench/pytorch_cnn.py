@@ -22,7 +22,6 @@ Usage: /usr/bin/python3 bench/pytorch_cnn.py [--model fashion_cnn] [--batch 50,1
        [--limit 12000] [--threads 2] [--json]
 """
 import argparse
-import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--model", default="fashion_cnn", choices=["fashion_cnn", "fashion_resnet"])
@@ -38,29 +37,18 @@ import torch  # noqa: E402
 
 torch.set_num_threads(args.threads)
 
-import gzip  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
 import resource  # noqa: E402
 import time  # noqa: E402
 
-import numpy as np  # noqa: E402
 from torch import nn  # noqa: E402
 
-
-def read_idx(path, magic, header):
-    with gzip.open(path, "rb") as f:
-        raw = f.read()
-    if int.from_bytes(raw[0:4], "big") != magic:
-        sys.exit(f"{path}: bad IDX magic")
-    return np.frombuffer(raw, dtype=np.uint8, offset=header)
+from pytorch_common import load_fashion, pct  # noqa: E402
 
 
 def load(data, split, limit):
-    x = read_idx(os.path.join(data, f"{split}-images-idx3-ubyte.gz"), 0x803, 16)
-    y = read_idx(os.path.join(data, f"{split}-labels-idx1-ubyte.gz"), 0x801, 8)
-    x = torch.from_numpy(x.reshape(-1, 1, 28, 28).astype(np.float32) / 255.0)[:limit]
-    return x.contiguous(), torch.from_numpy(y.astype(np.int64))[:limit]
+    x, y = load_fashion(data, split, limit)
+    return torch.from_numpy(x).permute(0, 3, 1, 2).contiguous(), torch.from_numpy(y)
 
 
 def fashion_cnn():
@@ -89,14 +77,6 @@ def fashion_resnet():
     # Keras 'same' with stride 2 on 28x28 pads (0, 1); PyTorch pads 1 on both sides, same size.
     return nn.Sequential(nn.Conv2d(1, 32, 3, padding=1, bias=False), bn(32), nn.ReLU(), Block(32, 32, 1),
                          Block(32, 64, 2), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
-
-
-def pct(v, q):
-    v = sorted(v)
-    pos = q * (len(v) - 1)
-    i = int(pos)
-    f = pos - i
-    return v[i] * (1 - f) + v[i + 1] * f if i + 1 < len(v) else v[i]
 
 
 def run(x, y, xt, batch, epochs):
