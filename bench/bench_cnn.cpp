@@ -71,26 +71,17 @@ int main(int argc, char** argv) {
     int threads = 0;
     bool json = false;
     std::string project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_cnn.lfproj";
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto next = [&]() -> const char* {
-            if (i + 1 >= argc) {
-                usage();
-                std::exit(2);
-            }
-            return argv[++i];
-        };
-        if (a == "--batch") batches = parse_list(next());
-        else if (a == "--epochs") epochs = std::stoll(next());
-        else if (a == "--limit") limit = std::stoll(next());
-        else if (a == "--threads") threads = std::atoi(next());
+    const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
+        if (a == "--batch") batches = parse_list(value());
+        else if (a == "--epochs") epochs = std::stoll(value());
+        else if (a == "--limit") limit = std::stoll(value());
+        else if (a == "--threads") threads = std::atoi(value());
         else if (a == "--json") json = true;
-        else if (a == "--project") project = next();
-        else {
-            usage();
-            return a == "--help" || a == "-h" ? 0 : 2;
-        }
-    }
+        else if (a == "--project") project = value();
+        else return false;
+        return true;
+    });
+    if (stop >= 0) return stop;
     if (threads > 0) omp_set_num_threads(threads);
     try {
         lf::Project proj = lf::load_project(project);

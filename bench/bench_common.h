@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -72,6 +73,28 @@ inline Stats run_fit(const lf::Project& proj, const lf::TensorDataset& train, st
     lf::FitResult r = trainer.fit(train, nullptr);
     if (r.status != "finished") throw lf::runtime_error("fit ended with " + r.status + ": " + r.message);
     return rec.stats;
+}
+
+// Walks the command line: handle(option, value) sees each option and calls value() for its
+// argument (a missing one prints the usage and exits 2); it returns false for an unknown
+// option. Returns the exit code to stop with (0 for --help), or -1 to go on.
+template <class Handle>
+int parse_options(int argc, char** argv, void (*usage)(), Handle handle) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string option = argv[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= argc) {
+                usage();
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (!handle(option, value)) {
+            usage();
+            return option == "--help" || option == "-h" ? 0 : 2;
+        }
+    }
+    return -1;
 }
 
 inline std::vector<std::int64_t> parse_list(const char* s) {

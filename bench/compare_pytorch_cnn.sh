@@ -52,8 +52,18 @@ def best_of(runs, threads_key):
     return best
 
 
-our_runs = [json.loads(l) for l in sys.argv[1].splitlines() if l.strip()]
-runs = [json.loads(l) for l in sys.argv[2].splitlines() if l.strip()]
+def parse_all(text):  # the concatenated JSON objects of several runs
+    dec, i, out = json.JSONDecoder(), 0, []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            return out
+        obj, i = dec.raw_decode(text, i)
+        out.append(obj)
+
+
+our_runs, runs = parse_all(sys.argv[1]), parse_all(sys.argv[2])
 best, ours_best, ours = best_of(runs, "threads"), best_of(our_runs, "omp_threads"), our_runs[0]
 mflop = ours["train_mflop_per_image"]
 print(f"== {ours['model']}: {ours['samples']} images x {ours['epochs']} epochs, {mflop:.1f} MFLOP per training "
