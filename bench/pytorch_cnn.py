@@ -43,7 +43,7 @@ import time  # noqa: E402
 
 from torch import nn  # noqa: E402
 
-from pytorch_common import load_fashion, pct  # noqa: E402
+from pytorch_common import load_fashion, train_epochs  # noqa: E402
 
 
 def load(data, split, limit):
@@ -82,35 +82,15 @@ def fashion_resnet():
 def run(x, y, xt, batch, epochs):
     torch.manual_seed(42)
     model = {"fashion_cnn": fashion_cnn, "fashion_resnet": fashion_resnet}[args.model]()
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-7)
-    loss_fn = nn.CrossEntropyLoss()
-    n = x.shape[0]
-    steps = n // batch
-    epoch_ips, step_ms = [], []
-    model.train()
-    for _ in range(epochs):
-        perm = torch.randperm(n)
-        t_epoch = time.perf_counter()
-        for s in range(steps):
-            t0 = time.perf_counter()
-            idx = perm[s * batch:(s + 1) * batch]
-            xb, yb = x[idx], y[idx]
-            opt.zero_grad(set_to_none=True)
-            loss = loss_fn(model(xb), yb)
-            loss.backward()
-            opt.step()
-            step_ms.append((time.perf_counter() - t0) * 1000)
-        epoch_ips.append(steps * batch / (time.perf_counter() - t_epoch))
+    row = train_epochs(model, x, y, batch, epochs)
     model.eval()
     with torch.no_grad():
         m = (xt.shape[0] // batch) * batch
         t0 = time.perf_counter()
         for s in range(0, m, batch):
             model(xt[s:s + batch])
-        infer_ips = m / (time.perf_counter() - t0)
-    return {"batch": batch, "images_per_s": pct(epoch_ips, 0.5), "images_per_s_min": min(epoch_ips),
-            "images_per_s_max": max(epoch_ips), "step_ms_median": pct(step_ms, 0.5),
-            "step_ms_p90": pct(step_ms, 0.9), "inference_images_per_s": infer_ips, "final_loss": float(loss)}
+        row["inference_images_per_s"] = m / (time.perf_counter() - t0)
+    return row
 
 
 def main():

@@ -31,9 +31,8 @@ import torch  # noqa: E402
 torch.set_num_threads(args.threads)
 
 import json  # noqa: E402
-import time  # noqa: E402
 
-from pytorch_common import load_fashion, pct  # noqa: E402
+from pytorch_common import load_fashion, train_epochs  # noqa: E402
 
 
 def load(data):
@@ -45,27 +44,7 @@ def run(x, y, batch, epochs):
     torch.manual_seed(42)
     model = torch.nn.Sequential(
         torch.nn.Flatten(), torch.nn.Linear(784, 100), torch.nn.ReLU(), torch.nn.Linear(100, 10))
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-7)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    n = x.shape[0]
-    steps = n // batch
-    epoch_ips, step_ms = [], []
-    for _ in range(epochs):
-        perm = torch.randperm(n)
-        t_epoch = time.perf_counter()
-        for s in range(steps):
-            t0 = time.perf_counter()
-            idx = perm[s * batch:(s + 1) * batch]
-            xb, yb = x[idx], y[idx]
-            opt.zero_grad(set_to_none=True)
-            loss = loss_fn(model(xb), yb)
-            loss.backward()
-            opt.step()
-            step_ms.append((time.perf_counter() - t0) * 1000)
-        epoch_ips.append(steps * batch / (time.perf_counter() - t_epoch))
-    return {"batch": batch, "images_per_s": pct(epoch_ips, 0.5), "images_per_s_min": min(epoch_ips),
-            "images_per_s_max": max(epoch_ips), "step_ms_median": pct(step_ms, 0.5),
-            "step_ms_p90": pct(step_ms, 0.9), "final_loss": float(loss)}
+    return train_epochs(model, x, y, batch, epochs)
 
 
 def main():
