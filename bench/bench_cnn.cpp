@@ -66,22 +66,15 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::int64_t> batches{50, 128};
-    std::int64_t epochs = 2, limit = 12000;
-    int threads = 0;
-    bool json = false;
-    std::string project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_cnn.lfproj";
+    CommonOptions o{.epochs = 2, .project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_cnn.lfproj"};
+    std::int64_t limit = 12000;
     const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
-        if (a == "--batch") batches = parse_list(value());
-        else if (a == "--epochs") epochs = std::stoll(value());
-        else if (a == "--limit") limit = std::stoll(value());
-        else if (a == "--threads") threads = std::atoi(value());
-        else if (a == "--json") json = true;
-        else if (a == "--project") project = value();
-        else return false;
+        if (a != "--limit") return o.handle(a, value);
+        limit = std::stoll(value());
         return true;
     });
     if (stop >= 0) return stop;
+    const auto& [batches, epochs, threads, json, project] = o;
     if (threads > 0) omp_set_num_threads(threads);
     try {
         lf::Project proj = lf::load_project(project);

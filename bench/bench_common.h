@@ -97,6 +97,29 @@ int parse_options(int argc, char** argv, void (*usage)(), Handle handle) {
     return -1;
 }
 
+inline std::vector<std::int64_t> parse_list(const char* s);
+
+// The options every benchmark takes: --batch, --epochs, --threads, --json, --project.
+struct CommonOptions {
+    std::vector<std::int64_t> batches{50, 128};
+    std::int64_t epochs;
+    int threads = 0;  // 0: OMP_NUM_THREADS or all cores
+    bool json = false;
+    std::string project;
+
+    // True when `a` was one of them (its value taken through value()).
+    template <class Value>
+    bool handle(const std::string& a, Value& value) {
+        if (a == "--batch") batches = parse_list(value());
+        else if (a == "--epochs") epochs = std::stoll(value());
+        else if (a == "--threads") threads = std::atoi(value());
+        else if (a == "--json") json = true;
+        else if (a == "--project") project = value();
+        else return false;
+        return true;
+    }
+};
+
 inline std::vector<std::int64_t> parse_list(const char* s) {
     std::vector<std::int64_t> out;
     std::stringstream ss(s);

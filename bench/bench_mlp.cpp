@@ -103,21 +103,10 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::int64_t> batches{50, 128};
-    std::int64_t epochs = 3;
-    int threads = 0;
-    bool json = false;
-    std::string project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_mlp.lfproj";
-    const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
-        if (a == "--batch") batches = parse_list(value());
-        else if (a == "--epochs") epochs = std::stoll(value());
-        else if (a == "--threads") threads = std::atoi(value());
-        else if (a == "--json") json = true;
-        else if (a == "--project") project = value();
-        else return false;
-        return true;
-    });
+    CommonOptions o{.epochs = 3, .project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_mlp.lfproj"};
+    const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) { return o.handle(a, value); });
     if (stop >= 0) return stop;
+    const auto& [batches, epochs, threads, json, project] = o;
     if (threads > 0) omp_set_num_threads(threads);
     const int omp_threads = omp_get_max_threads();
 
