@@ -72,7 +72,7 @@ public:
     }
 
     void forward() override {
-        fwd_.execute(ctx_.strm, fwd_args_);
+        run(fwd_, ctx_.strm, fwd_args_);
         if (!training_) return;
         // oneDNN's variance divides by the sample count; the moving variance is unbiased.
         const float keep = momentum_, take = 1.f - momentum_;
@@ -84,7 +84,7 @@ public:
     }
 
     void backward() override {
-        if (bwd_) bwd_.execute(ctx_.strm, bwd_args_);
+        if (bwd_) run(bwd_, ctx_.strm, bwd_args_);
     }
     std::string impl_info() const override { return impl_; }
     std::size_t workspace_bytes() const override {

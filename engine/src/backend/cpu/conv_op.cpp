@@ -80,18 +80,18 @@ public:
     }
 
     void forward() override {
-        if (w_reorder_) w_reorder_.execute(ctx_.strm, user_w_, fwd_w_);
-        fwd_.execute(ctx_.strm, fwd_args_);
+        if (w_reorder_) run_reorder(w_reorder_, ctx_.strm, user_w_, fwd_w_);
+        run(fwd_, ctx_.strm, fwd_args_);
         act_.forward();
     }
 
     void backward() override {
         act_.backward();
-        bwd_weights_.execute(ctx_.strm, bwd_weights_args_);
-        if (grad_reorder_) grad_reorder_.execute(ctx_.strm, bwd_w_grad_, user_w_grad_);
+        run(bwd_weights_, ctx_.strm, bwd_weights_args_);
+        if (grad_reorder_) run_reorder(grad_reorder_, ctx_.strm, bwd_w_grad_, user_w_grad_);
         if (!bwd_data_) return;
-        if (bwd_w_reorder_) bwd_w_reorder_.execute(ctx_.strm, user_w_, bwd_w_);
-        bwd_data_.execute(ctx_.strm, bwd_data_args_);
+        if (bwd_w_reorder_) run_reorder(bwd_w_reorder_, ctx_.strm, user_w_, bwd_w_);
+        run(bwd_data_, ctx_.strm, bwd_data_args_);
     }
 
     std::string impl_info() const override { return impl_ + act_.impl_info(); }

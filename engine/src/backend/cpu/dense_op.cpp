@@ -62,14 +62,14 @@ public:
     }
 
     void forward() override {
-        fwd_.execute(ctx_.strm, fwd_args_);
+        run(fwd_, ctx_.strm, fwd_args_);
         act_.forward();
     }
 
     void backward() override {
         act_.backward();
-        bwd_weights_.execute(ctx_.strm, bwd_weights_args_);
-        if (bwd_data_) bwd_data_.execute(ctx_.strm, bwd_data_args_);
+        run(bwd_weights_, ctx_.strm, bwd_weights_args_);
+        if (bwd_data_) run(bwd_data_, ctx_.strm, bwd_data_args_);
     }
 
     std::string impl_info() const override { return impl_ + act_.impl_info(); }

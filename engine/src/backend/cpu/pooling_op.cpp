@@ -53,9 +53,9 @@ public:
         impl_ += std::string(" / ") + bpd.impl_info_str();
     }
 
-    void forward() override { fwd_.execute(ctx_.strm, fwd_args_); }
+    void forward() override { run(fwd_, ctx_.strm, fwd_args_); }
     void backward() override {
-        if (bwd_) bwd_.execute(ctx_.strm, bwd_args_);
+        if (bwd_) run(bwd_, ctx_.strm, bwd_args_);
     }
     std::string impl_info() const override { return impl_; }
     std::size_t workspace_bytes() const override { return workspace_ ? workspace_.get_desc().get_size() : 0; }

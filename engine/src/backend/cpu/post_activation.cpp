@@ -73,7 +73,7 @@ void PostActivation::forward() {
 }
 
 void PostActivation::backward() {
-    if (bwd_) bwd_.execute(ctx_.strm, bwd_args_);
+    if (bwd_) run(bwd_, ctx_.strm, bwd_args_);
     if (act_ && !fused_softmax_) act_->backward();
 }
 
