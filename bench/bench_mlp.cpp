@@ -35,69 +35,15 @@
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/trainer.h"
 
+#include "bench_common.h"
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-double percentile(std::vector<double> v, double q) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    double pos = q * double(v.size() - 1);
-    std::size_t i = std::size_t(pos);
-    double f = pos - double(i);
-    return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-}
-
-struct Stats {
-    std::vector<double> epoch_ips;  // images/s per epoch
-    std::vector<double> step_ms;    // per full-size step
-    double ips() const { return percentile(epoch_ips, 0.5); }
-    double ips_min() const { return epoch_ips.empty() ? 0 : *std::min_element(epoch_ips.begin(), epoch_ips.end()); }
-    double ips_max() const { return epoch_ips.empty() ? 0 : *std::max_element(epoch_ips.begin(), epoch_ips.end()); }
-};
+using namespace bench;
 
 struct BareStats : Stats {
     double gather_ms = 0, train_step_ms = 0, optimizer_ms = 0;  // medians per step
 };
-
-class StepRecorder : public lf::TrainObserver {
-public:
-    explicit StepRecorder(std::int64_t batch) : batch_(batch) {}
-    void on_event(const lf::TrainEvent& e) override {
-        if (e.kind == lf::EventKind::Step && e.images_per_second > 0)
-            stats.step_ms.push_back(1000.0 * double(batch_) / e.images_per_second);
-        if (e.kind == lf::EventKind::EpochEnd) {
-            double dt = e.elapsed_seconds - last_elapsed_;
-            last_elapsed_ = e.elapsed_seconds;
-            stats.epoch_ips.push_back(double(samples) / dt);
-        }
-    }
-    Stats stats;
-    std::int64_t samples = 0;
-
-private:
-    std::int64_t batch_;
-    double last_elapsed_ = 0;
-};
-
-Stats run_fit(const lf::Project& proj, const lf::TensorDataset& train, std::int64_t batch, std::int64_t epochs) {
-    lf::Model model(proj.graph);
-    model.init_weights(std::uint64_t(proj.training.seed));
-    lf::TrainingConfig cfg = proj.training;
-    cfg.batch_size = batch;
-    cfg.epochs = epochs;
-    cfg.callbacks.clear();
-    lf::Trainer trainer(model, cfg);
-    StepRecorder rec(batch);
-    rec.samples = train.size();
-    trainer.add_observer(&rec);
-    trainer.set_log_every(1);
-    lf::FitResult r = trainer.fit(train, nullptr);
-    if (r.status != "finished") throw lf::runtime_error("fit ended with " + r.status + ": " + r.message);
-    return rec.stats;
-}
 
 BareStats run_bare(const lf::Project& proj, const lf::TensorDataset& train, std::int64_t batch, std::int64_t epochs) {
     lf::Model model(proj.graph);
@@ -130,7 +76,7 @@ BareStats run_bare(const lf::Project& proj, const lf::TensorDataset& train, std:
             auto t1 = Clock::now();
             sink += plan.train_step(labels.data(), *loss);
             auto t2 = Clock::now();
-            opt->step(model.weights().data(), model.grads().data(), model.weights().size(), 1e-3);
+            opt->step(model.weights().data(), model.grads().data(), model.trainable_size(), 1e-3);
             auto t3 = Clock::now();
             auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
             g_ms.push_back(ms(t0, t1));
@@ -147,13 +93,6 @@ BareStats run_bare(const lf::Project& proj, const lf::TensorDataset& train, std:
     return st;
 }
 
-std::vector<std::int64_t> parse_list(const char* s) {
-    std::vector<std::int64_t> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ',')) out.push_back(std::stoll(item));
-    return out;
-}
 
 void usage() {
     std::fprintf(stderr,
@@ -164,30 +103,10 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::int64_t> batches{50, 128};
-    std::int64_t epochs = 3;
-    int threads = 0;
-    bool json = false;
-    std::string project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_mlp.lfproj";
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto next = [&]() -> const char* {
-            if (i + 1 >= argc) {
-                usage();
-                std::exit(2);
-            }
-            return argv[++i];
-        };
-        if (a == "--batch") batches = parse_list(next());
-        else if (a == "--epochs") epochs = std::stoll(next());
-        else if (a == "--threads") threads = std::atoi(next());
-        else if (a == "--json") json = true;
-        else if (a == "--project") project = next();
-        else {
-            usage();
-            return a == "--help" || a == "-h" ? 0 : 2;
-        }
-    }
+    CommonOptions o{.epochs = 3, .project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_mlp.lfproj"};
+    const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) { return o.handle(a, value); });
+    if (stop >= 0) return stop;
+    const auto& [batches, epochs, threads, json, project] = o;
     if (threads > 0) omp_set_num_threads(threads);
     const int omp_threads = omp_get_max_threads();
 

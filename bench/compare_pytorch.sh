@@ -22,14 +22,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 BENCH="$BUILD/bench/bench_mlp"
 [ -x "$BENCH" ] || { echo "no $BENCH: build the bench_mlp target first" >&2; exit 2; }
 
-unset OPENBLAS_CORETYPE
-export MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296
-
-echo "date:  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "nproc: $(nproc)"
-echo "cpu:   $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-echo "load:  $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, before the run)"
-echo
+. "$HERE/bench_env.sh"
 
 OURS=$(OMP_NUM_THREADS=$LF_THREADS OMP_WAIT_POLICY=passive "$BENCH" --epochs "$EPOCHS" --json)
 THEIRS=""

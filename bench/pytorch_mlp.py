@@ -17,7 +17,6 @@ MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296 (bench/compare
 Usage: /usr/bin/python3 bench/pytorch_mlp.py [--batch 50,128] [--epochs 3] [--threads 2] [--json]
 """
 import argparse
-import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--batch", default="50,128")
@@ -31,63 +30,21 @@ import torch  # noqa: E402
 
 torch.set_num_threads(args.threads)
 
-import gzip  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
-import time  # noqa: E402
 
-import numpy as np  # noqa: E402
-
-
-def read_idx(path, magic, header):
-    with gzip.open(path, "rb") as f:
-        raw = f.read()
-    if int.from_bytes(raw[0:4], "big") != magic:
-        sys.exit(f"{path}: bad IDX magic")
-    return np.frombuffer(raw, dtype=np.uint8, offset=header)
+from pytorch_common import load_fashion, train_epochs  # noqa: E402
 
 
 def load(data):
-    x = read_idx(os.path.join(data, "train-images-idx3-ubyte.gz"), 0x803, 16)
-    y = read_idx(os.path.join(data, "train-labels-idx1-ubyte.gz"), 0x801, 8)
-    x = torch.from_numpy(x.reshape(-1, 28, 28, 1).astype(np.float32) / 255.0)
-    y = torch.from_numpy(y.astype(np.int64))
-    return x.contiguous(), y
-
-
-def pct(v, q):
-    v = sorted(v)
-    pos = q * (len(v) - 1)
-    i = int(pos)
-    f = pos - i
-    return v[i] * (1 - f) + v[i + 1] * f if i + 1 < len(v) else v[i]
+    x, y = load_fashion(data, "train")
+    return torch.from_numpy(x).contiguous(), torch.from_numpy(y)
 
 
 def run(x, y, batch, epochs):
     torch.manual_seed(42)
     model = torch.nn.Sequential(
         torch.nn.Flatten(), torch.nn.Linear(784, 100), torch.nn.ReLU(), torch.nn.Linear(100, 10))
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-7)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    n = x.shape[0]
-    steps = n // batch
-    epoch_ips, step_ms = [], []
-    for _ in range(epochs):
-        perm = torch.randperm(n)
-        t_epoch = time.perf_counter()
-        for s in range(steps):
-            t0 = time.perf_counter()
-            idx = perm[s * batch:(s + 1) * batch]
-            xb, yb = x[idx], y[idx]
-            opt.zero_grad(set_to_none=True)
-            loss = loss_fn(model(xb), yb)
-            loss.backward()
-            opt.step()
-            step_ms.append((time.perf_counter() - t0) * 1000)
-        epoch_ips.append(steps * batch / (time.perf_counter() - t_epoch))
-    return {"batch": batch, "images_per_s": pct(epoch_ips, 0.5), "images_per_s_min": min(epoch_ips),
-            "images_per_s_max": max(epoch_ips), "step_ms_median": pct(step_ms, 0.5),
-            "step_ms_p90": pct(step_ms, 0.9), "final_loss": float(loss)}
+    return train_epochs(model, x, y, batch, epochs)
 
 
 def main():

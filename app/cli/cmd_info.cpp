@@ -2,7 +2,10 @@
 #include <cstdio>
 
 #include "command.h"
+#include "layerforge/core/error.h"
 #include "layerforge/graph/analysis.h"
+#include "layerforge/graph/plan.h"
+#include "layerforge/train/optimizer.h"
 
 namespace lf::cli {
 
@@ -22,6 +25,30 @@ std::string pad(std::string s, std::size_t width) {
     return s + " ";
 }
 
+std::string megabytes(std::size_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / 1e6);
+    return buf;
+}
+
+// Training memory at the project's batch size, before anything is allocated: weights and their
+// gradients, the optimizer's state, and the plan's activations and activation gradients.
+Json memory_estimate(const Project& p, const Reporter& out) {
+    Model model(p.graph);
+    const std::int64_t batch = p.training.batch_size;
+    MemoryBreakdown m = Plan::estimate(model, {.batch = batch, .mode = PlanMode::Train});
+    m.weights = model.weights().size() * sizeof(float);
+    m.gradients += model.grads().size() * sizeof(float);
+    const auto optimizer = make_optimizer(p.training.optimizer.type, p.training.optimizer.params);
+    m.optimizer_state = optimizer->state().size() * model.weights().size() * sizeof(float);
+    out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " + megabytes(m.total()));
+    out.line("  weights " + megabytes(m.weights) + ", gradients " + megabytes(m.gradients) + ", optimizer state " +
+             megabytes(m.optimizer_state) + " (" + optimizer->name() + "), activations " + megabytes(m.activations) +
+             "; plus kernel workspaces, known once built");
+    return {{"batch_size", batch},          {"weights", m.weights},     {"gradients", m.gradients},
+            {"optimizer_state", m.optimizer_state}, {"activations", m.activations}, {"total", m.total()}};
+}
+
 Json shape_json(const Shape& s) {
     Json j = Json::array({nullptr});
     for (Dim d : s.dims) j.push_back(d);
@@ -31,6 +58,10 @@ Json shape_json(const Shape& s) {
 int run_info(const Args& args, const Reporter& out) {
     const std::string& path = args.require(0, "PROJECT (a .lfproj file)");
     Project p = load_project(path);
+    if (auto b = args.integer("batch-size")) {
+        if (*b < 1) throw input_error("option --batch-size must be at least 1");
+        p.training.batch_size = *b;
+    }
     Analysis a = analyze(p.graph);
     Json layers = Json::array();
     out.line("Model: \"" + p.name + "\"");
@@ -71,19 +102,21 @@ int run_info(const Args& args, const Reporter& out) {
         diags.push_back({{"node", d.node}, {"field", d.field}, {"severity", error ? "error" : "warning"},
                          {"message", d.message}});
     }
+    Json memory = a.ok() ? memory_estimate(p, out) : Json(nullptr);
     out.object({{"event", "result"}, {"name", p.name}, {"layers", layers}, {"total_params", a.total_params},
                 {"trainable_params", a.trainable_params}, {"flops", a.flops}, {"valid", a.ok()},
-                {"diagnostics", diags}});
+                {"diagnostics", diags}, {"memory", memory}});
     return a.ok() ? 0 : 2;
 }
 
 }  // namespace
 
 Command info_command() {
-    return {{"info", "info PROJECT [--json]",
+    return {{"info", "info PROJECT [--batch-size N] [--json]",
              "Prints the model summary: each layer with its output shape (channels last) and parameter count,\n"
-             "the totals and the forward FLOPs; exits 2 and lists the problems when the graph is invalid.",
-             {kJsonOption}},
+             "the totals, the forward FLOPs and the training memory estimate at the batch size (default:\n"
+             "the project's); exits 2 and lists the problems when the graph is invalid.",
+             {{"batch-size", "N", "estimate the memory for this batch size"}, kJsonOption}},
             run_info};
 }
 

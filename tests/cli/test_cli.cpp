@@ -1,4 +1,5 @@
 // layerforge-cli end to end: exit codes, help, JSON output, training and evaluation on real data.
+#include <QDir>
 #include <QtTest>
 
 #include <set>
@@ -76,6 +77,24 @@ private slots:
                 QCOMPARE(l["output_shape"], json::parse("[null, 100]"));
             }
         QVERIFY(found_add);
+    }
+    void info_works_on_every_template_and_estimates_training_memory() {
+        for (const QString& t : QDir(templ("")).entryList({"*.lfproj"})) {
+            Run r = cli({"info", templ("") + t, "--batch-size", "8", "--json"});
+            QVERIFY2(r.code == 0, qPrintable(t + ": " + r.err));
+            json m = r.lines().back()["memory"];
+            QCOMPARE(m["batch_size"], 8);
+            QVERIFY2(m["activations"].get<long long>() > 0 && m["optimizer_state"].get<long long>() > 0,
+                     qPrintable(t));
+        }
+        // The tutorial CNN at batch 50: 48,868 activation values per image (input, conv1, pool1,
+        // conv2, pool2, dense1, dense2, softmax; Flatten is a view), Adam's m and v.
+        json m = cli({"info", templ("fashion_cnn.lfproj"), "--json"}).lines().back()["memory"];
+        QCOMPARE(m["activations"], 48868 * 50 * 4);
+        QCOMPARE(m["optimizer_state"], 2 * 3274634 * 4);
+        Run text = cli({"info", templ("fashion_cnn.lfproj"), "--batch-size", "128"});
+        QVERIFY2(text.out.contains("Training memory at batch size 128"), qPrintable(text.out));
+        QCOMPARE(cli({"info", templ("fashion_cnn.lfproj"), "--batch-size", "0"}).code, 2);
     }
     void bad_projects_exit_2_with_clear_messages() {
         Run malformed = cli({"info", write("bad.lfproj", "{\"version\": 1, \"model\": ")});

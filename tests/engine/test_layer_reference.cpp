@@ -90,6 +90,66 @@ private slots:
         else b.add("Activation", {{"activation", name.toStdString()}}, {in});
         run("act_" + name.toStdString(), b.graph);
     }
+
+    // Convolution, pooling and normalisation: one layer after Input unless said otherwise.
+    void single_layer(const std::string& name, IntList shape, const std::string& type, lf::Params params) {
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", std::move(shape)}});
+        b.add(type, std::move(params), {in});
+        run(name, b.graph);
+    }
+    void conv_same_relu() {
+        single_layer("conv_same_relu", {6, 5, 2}, "Conv2D",
+                     {{"filters", std::int64_t(3)}, {"kernel_size", std::int64_t(3)}, {"padding", std::string("same")},
+                      {"activation", std::string("relu")}});
+    }
+    void conv_even_kernel_stride2_same() {
+        single_layer("conv_even_kernel_stride2_same", {7, 6, 2}, "Conv2D",
+                     {{"filters", std::int64_t(4)}, {"kernel_size", IntList{4, 2}}, {"strides", std::int64_t(2)},
+                      {"padding", std::string("same")}});
+    }
+    void conv_dilated_valid() {
+        single_layer("conv_dilated_valid", {7, 8, 2}, "Conv2D",
+                     {{"filters", std::int64_t(2)}, {"kernel_size", std::int64_t(3)}, {"dilation_rate", std::int64_t(2)},
+                      {"use_bias", false}, {"activation", std::string("tanh")}});
+    }
+    void depthwise_stride2_same() {
+        single_layer("depthwise_stride2_same", {6, 7, 3}, "DepthwiseConv2D",
+                     {{"kernel_size", std::int64_t(3)}, {"strides", std::int64_t(2)}, {"padding", std::string("same")},
+                      {"depth_multiplier", std::int64_t(2)}});
+    }
+    void transpose_stride2_same() {
+        single_layer("transpose_stride2_same", {3, 4, 2}, "Conv2DTranspose",
+                     {{"filters", std::int64_t(3)}, {"kernel_size", std::int64_t(3)}, {"strides", std::int64_t(2)},
+                      {"padding", std::string("same")}});
+    }
+    void transpose_valid() {
+        single_layer("transpose_valid", {3, 3, 2}, "Conv2DTranspose",
+                     {{"filters", std::int64_t(2)}, {"kernel_size", IntList{2, 3}}, {"strides", IntList{2, 1}}});
+    }
+    void max_pool_same() {
+        single_layer("max_pool_same", {5, 7, 2}, "MaxPool2D",
+                     {{"pool_size", std::int64_t(3)}, {"strides", std::int64_t(2)}, {"padding", std::string("same")}});
+    }
+    void avg_pool_same() {
+        single_layer("avg_pool_same", {5, 7, 2}, "AveragePooling2D", {{"padding", std::string("same")}});
+    }
+    void global_pooling() {
+        single_layer("global_avg_pool", {4, 5, 3}, "GlobalAveragePooling2D", {});
+        single_layer("global_max_pool", {4, 5, 3}, "GlobalMaxPooling2D", {});
+    }
+    void batch_norm_train() { single_layer("batch_norm_train", {3, 3, 4}, "BatchNormalization", {}); }
+    void zero_padding() { single_layer("zero_padding", {2, 3, 2}, "ZeroPadding2D", {{"padding", IntList{1, 2, 0, 1}}}); }
+    void small_cnn() {
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", IntList{6, 6, 1}}});
+        auto c = b.add("Conv2D", {{"filters", std::int64_t(2)}, {"kernel_size", std::int64_t(3)},
+                                  {"padding", std::string("same")}, {"activation", std::string("relu")}}, {in});
+        auto p = b.add("MaxPool2D", {}, {c});
+        auto f = b.add("Flatten", {}, {p});
+        b.add("Dense", {{"units", std::int64_t(3)}}, {f});
+        run("small_cnn", b.graph);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestLayerReference)

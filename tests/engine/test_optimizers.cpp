@@ -149,12 +149,24 @@ private slots:
         }
     }
 
-    void step_before_bind_is_a_runtime_error() {
+    void step_before_bind_or_beyond_it_is_a_runtime_error() {
         auto opt = lf::make_optimizer("Adam", {});
-        float w = 0, g = 0;
-        QVERIFY_THROWS_EXCEPTION(lf::Error, opt->step(&w, &g, 1, 0.1));
+        float w[3] = {1, 1, 1}, g[3] = {1, 1, 1};
+        QVERIFY_THROWS_EXCEPTION(lf::Error, opt->step(w, g, 1, 0.1));
         opt->bind(2);
-        QVERIFY_THROWS_EXCEPTION(lf::Error, opt->step(&w, &g, 1, 0.1));
+        QVERIFY_THROWS_EXCEPTION(lf::Error, opt->step(w, g, 3, 0.1));
+    }
+    void step_over_a_prefix_leaves_the_rest() {
+        // The trainer binds the whole weight buffer and steps over its trainable prefix.
+        for (const auto& type : lf::optimizer_types()) {
+            auto opt = lf::make_optimizer(type, {});
+            std::vector<float> w(4, 1.f), g(4, 0.5f);
+            opt->bind(w.size());
+            opt->step(w.data(), g.data(), 2, 0.1);
+            QVERIFY2(w[0] != 1.f && w[1] != 1.f, qPrintable(QString::fromStdString(type)));
+            QCOMPARE(w[2], 1.f);
+            QCOMPARE(w[3], 1.f);
+        }
     }
 
     void bad_params_are_input_errors() {

@@ -17,14 +17,22 @@ Model::Model(Graph g) : graph_(std::move(g)), analysis_(analyze(graph_)) {
     if (!analysis_.ok()) throw input_error("the model is not valid:\n" + analysis_.error_report());
     for (const std::string& id : analysis_.order) {
         const Node& node = *graph_.find(id);
-        for (const WeightSpec& w : analysis_.nodes.at(id).layer.weights) {
-            WeightRef r{id, node.name + "/" + w.name, w.shape, weights_.size(), std::size_t(w.shape.elements()),
-                        w.trainable};
-            weights_.resize(weights_.size() + r.size);
-            refs_.push_back(std::move(r));
-        }
+        for (const WeightSpec& w : analysis_.nodes.at(id).layer.weights)
+            refs_.push_back({id, node.name + "/" + w.name, w.shape, 0, std::size_t(w.shape.elements()), w.trainable});
     }
+    // Trainable weights first, so optimizers update the prefix [0, trainable_size()).
+    std::size_t offset = 0;
+    for (bool trainable : {true, false}) {
+        for (WeightRef& r : refs_)
+            if (r.trainable == trainable) {
+                r.offset = offset;
+                offset += r.size;
+            }
+        if (trainable) trainable_size_ = offset;
+    }
+    weights_.assign(offset, 0.f);
     grads_.assign(weights_.size(), 0.f);
+    lease_ = MemoryLease({.weights = offset * sizeof(float), .gradients = offset * sizeof(float)});
 }
 
 const WeightRef* Model::find_weight(const std::string& name) const {

@@ -9,6 +9,9 @@ void register_builtin_layers(LayerRegistry& r) {
     register_activations(r);
     register_dropout(r);
     register_merge(r);
+    register_convolution(r);
+    register_pooling(r);
+    register_normalization(r);
 }
 
 }  // namespace lf

@@ -1,6 +1,9 @@
 // Flatten and Reshape: views that reinterpret the input's memory (channels-last order), no copy.
+// ZeroPadding2D: adds rows and columns of zeros around an image (backend/cpu/zero_padding_op.cpp).
+#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
+#include "layers/window.h"
 
 namespace lf {
 
@@ -58,6 +61,22 @@ void register_reshaping(LayerRegistry& r) {
         return info;
     };
     r.add(std::move(reshape));
+
+    LayerSpec pad;
+    pad.type = "ZeroPadding2D";
+    pad.category = "Core";
+    pad.help = "Adds rows and columns of zeros around each image.";
+    pad.params = {{.name = "padding", .kind = ParamKind::IntList, .def = IntList{1, 1, 1, 1}, .min = 0, .max = 1 << 16,
+                   .help = "top, bottom, left, right (one number: all four)", .list_size = 4}};
+    pad.infer = [](const Params& p, const std::vector<Shape>& in) {
+        require_image(in[0], "ZeroPadding2D");
+        const IntList& t = param_list(p, "padding");
+        LayerInfo info;
+        info.output = Shape{in[0][0] + t[0] + t[1], in[0][1] + t[2] + t[3], in[0][2]};
+        return info;
+    };
+    pad.make_cpu = make_zero_padding_op;
+    r.add(std::move(pad));
 }
 
 }  // namespace lf

@@ -207,7 +207,7 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
                 return failed("the loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") + " at epoch " +
                               std::to_string(epoch) + ", step " + std::to_string(it + 1) +
                               "; training stopped. Lower the learning rate or check the data.");
-            optimizer_->step(model_.weights().data(), model_.grads().data(), model_.weights().size(), lr);
+            optimizer_->step(model_.weights().data(), model_.grads().data(), model_.trainable_size(), lr);
             loss_sum += loss * double(count);
             seen += count;
             window_images += count;

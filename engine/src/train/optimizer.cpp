@@ -10,6 +10,7 @@ void BufferedOptimizer::bind(std::size_t n) {
     for (auto& [name, values] : buffers_) values.assign(n, 0.0f);
     bound_ = n;
     is_bound_ = true;
+    lease_ = MemoryLease({.optimizer_state = n * buffers_.size() * sizeof(float)});
 }
 
 std::vector<std::pair<std::string, std::vector<float>*>> BufferedOptimizer::state() {
@@ -24,12 +25,12 @@ std::size_t BufferedOptimizer::add_buffer(std::string name) {
 }
 
 void BufferedOptimizer::check_bound(std::size_t n) const {
-    if (!is_bound_ || n != bound_)
+    if (!is_bound_ || n > bound_)
         throw runtime_error(name() + ": step over " + std::to_string(n) + " parameters, but bound to " +
                             (is_bound_ ? std::to_string(bound_) : std::string("none")));
     // A checkpoint may have replaced a buffer with one of the wrong size.
     for (const auto& [buf, values] : buffers_)
-        if (values.size() != n) throw runtime_error(name() + ": state '" + buf + "' has the wrong size");
+        if (values.size() != bound_) throw runtime_error(name() + ": state '" + buf + "' has the wrong size");
 }
 
 }  // namespace train_detail

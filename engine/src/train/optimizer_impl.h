@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/graph/memory.h"
 #include "layerforge/train/optimizer.h"
 #include "train/param_reader.h"
 
@@ -26,13 +27,14 @@ protected:
     // Registers a zero-initialised state buffer; returns its index for buffer().
     std::size_t add_buffer(std::string name);
     float* buffer(std::size_t index) { return buffers_[index].second.data(); }
-    // Throws lf::runtime_error unless bind(n) came first, so step() never writes out of bounds.
+    // Throws lf::runtime_error unless bind(m) with m >= n came first, so step() never writes out of bounds.
     void check_bound(std::size_t n) const;
 
 private:
     std::vector<std::pair<std::string, std::vector<float>>> buffers_;
     std::size_t bound_ = 0;
     bool is_bound_ = false;
+    MemoryLease lease_;  // the state buffers
 };
 
 std::unique_ptr<Optimizer> make_sgd(const Params& params);

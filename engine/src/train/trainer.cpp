@@ -44,7 +44,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
     for (const std::string& m : config.metrics)
         metrics_.push_back(configured("metrics", [&] { return make_metric(m); }));
     optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
-    optimizer_->bind(model_.weights().size());
+    optimizer_->bind(model_.weights().size());  // steps cover the trainable prefix
     schedule_ = configured("schedule", [&] { return make_schedule(config.schedule.type, config.schedule.params); });
     make_callbacks();
     if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");

@@ -1,11 +1,12 @@
 #pragma once
 // A validated graph with its weights: one contiguous buffer for all parameters and one for
-// their gradients, so optimizers update everything in a single fused loop.
+// their gradients, so optimizers update every trainable weight in a single fused loop.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "layerforge/graph/analysis.h"
+#include "layerforge/graph/memory.h"
 
 namespace lf {
 
@@ -29,6 +30,9 @@ public:
     std::vector<float>& weights() { return weights_; }
     const std::vector<float>& weights() const { return weights_; }
     std::vector<float>& grads() { return grads_; }
+    // Trainable weights come first in weights(); the rest (BatchNormalization's moving
+    // statistics) are updated by their layers, never by an optimizer.
+    std::size_t trainable_size() const { return trainable_size_; }
     const std::vector<WeightRef>& weight_refs() const { return refs_; }
     const WeightRef* find_weight(const std::string& name) const;
     std::vector<const WeightRef*> weights_of(const std::string& node) const;
@@ -45,6 +49,8 @@ private:
     Analysis analysis_;
     std::vector<float> weights_, grads_;
     std::vector<WeightRef> refs_;
+    std::size_t trainable_size_ = 0;
+    MemoryLease lease_;  // weights and their gradients
 };
 
 }  // namespace lf

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/graph/memory.h"
 #include "layerforge/graph/model.h"
 
 namespace lf {
@@ -53,6 +54,12 @@ public:
 
     // (node id, kernel implementation) for every compiled op, e.g. to spot reference kernels.
     std::vector<std::pair<std::string, std::string>> kernels() const;
+
+    // This plan's activations, gradients of activations and kernel workspaces, in bytes.
+    MemoryBreakdown memory() const;
+    // The same before building anything: activations and gradients exactly, without the
+    // kernels' workspaces (known only once oneDNN has chosen its kernels).
+    static MemoryBreakdown estimate(const Model& model, const PlanOptions& options);
 
 private:
     struct Impl;

@@ -14,9 +14,11 @@ class Optimizer {
 public:
     virtual ~Optimizer() = default;
     virtual std::string name() const = 0;
-    // Sizes the state for n parameters. Called once before the first step.
+    // Sizes the state for n parameters (the model's whole buffer, so checkpoints cover every
+    // weight). Called once before the first step.
     virtual void bind(std::size_t n) = 0;
-    // One update of w (n floats) from gradient g at learning rate lr; increments iterations().
+    // One update of the first n floats of w (n <= the bound size: the trainable prefix) from
+    // gradient g at learning rate lr; increments iterations().
     virtual void step(float* w, const float* g, std::size_t n, double lr) = 0;
     std::int64_t iterations() const { return iterations_; }
     void set_iterations(std::int64_t i) { iterations_ = i; }

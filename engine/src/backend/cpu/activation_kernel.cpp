@@ -82,7 +82,7 @@ void ActivationKernel::forward() {
         if (dst_ != src_) std::memcpy(dst_, src_, count_ * sizeof(float));
         return;
     }
-    fwd_.execute(ctx_.strm, fwd_args_);
+    run(fwd_, ctx_.strm, fwd_args_);
 }
 
 void ActivationKernel::backward() {
@@ -91,7 +91,7 @@ void ActivationKernel::backward() {
         if (diff_src_ != diff_dst_) std::memcpy(diff_src_, diff_dst_, count_ * sizeof(float));
         return;
     }
-    bwd_.execute(ctx_.strm, bwd_args_);
+    run(bwd_, ctx_.strm, bwd_args_);
 }
 
 }  // namespace lf

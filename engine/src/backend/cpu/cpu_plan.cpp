@@ -7,6 +7,7 @@
 
 #include "backend/cpu/op.h"
 #include "layerforge/core/error.h"
+#include "layerforge/graph/memory.h"
 #include "layerforge/graph/plan.h"
 #include "layerforge/train/loss.h"
 
@@ -27,6 +28,7 @@ struct Step {
 struct Plan::Impl {
     Model& model;
     PlanOptions opt;
+    bool count_only;                          // an estimate: sizes are counted, nothing is built
     CpuContext ctx;
     std::vector<std::vector<float>> buffers;  // owned once, never resized after construction
     std::vector<Step> steps;                  // topological order
@@ -35,13 +37,19 @@ struct Plan::Impl {
     float* output_grad = nullptr;
     std::int64_t output_width = 0;
     CpuOp* output_op = nullptr;
+    MemoryBreakdown bytes;  // activations, gradients and workspaces of this plan
+    MemoryLease lease;
 
-    float* new_buffer(std::size_t n) {
-        buffers.emplace_back(n, 0.f);
+    // A zeroed buffer of n floats counted under `kind`; when only counting, one float stands in.
+    float* new_buffer(std::size_t n, std::size_t MemoryBreakdown::*kind) {
+        bytes.*kind += n * sizeof(float);
+        buffers.emplace_back(count_only ? 1 : n, 0.f);
         return buffers.back().data();
     }
+    float* new_activation(std::size_t n) { return new_buffer(n, &MemoryBreakdown::activations); }
+    float* new_gradient(std::size_t n) { return new_buffer(n, &MemoryBreakdown::gradients); }
 
-    Impl(Model& m, const PlanOptions& o) : model(m), opt(o) {
+    Impl(Model& m, const PlanOptions& o, bool count) : model(m), opt(o), count_only(count) {
         const Analysis& a = model.analysis();
         const Graph& g = model.graph();
         bool training = opt.mode == PlanMode::Train;
@@ -70,7 +78,7 @@ struct Plan::Impl {
                 float* slot = nullptr;
                 if (needs_grad[e.from.node]) {
                     Step& producer = steps[step_of.at(e.from.node)];
-                    slot = fanout[e.from.node] == 1 ? grad_of.at(e.from.node) : new_buffer(producer.count);
+                    slot = fanout[e.from.node] == 1 ? grad_of.at(e.from.node) : new_gradient(producer.count);
                     if (fanout[e.from.node] > 1) producer.grad_slots.push_back(slot);
                 }
                 setup.in_grad.push_back(slot);
@@ -79,16 +87,13 @@ struct Plan::Impl {
                 out_of[id] = const_cast<float*>(setup.in[0]);
                 grad_of[id] = setup.in_grad[0];
             } else {
-                out_of[id] = is_input ? nullptr : new_buffer(st.count);
-                if (is_input) {
-                    out_of[id] = new_buffer(st.count);
-                    inputs.push_back(out_of[id]);
-                }
-                grad_of[id] = ng ? new_buffer(st.count) : nullptr;
+                out_of[id] = new_activation(st.count);
+                if (is_input) inputs.push_back(out_of[id]);
+                grad_of[id] = ng ? new_gradient(st.count) : nullptr;
                 if (is_input) input_grads.push_back(grad_of[id]);
             }
             st.grad = grad_of[id];
-            if (info.spec->make_cpu) {
+            if (info.spec->make_cpu && !count_only) {
                 setup.out = out_of[id];
                 setup.out_grad = st.grad;
                 for (const WeightRef* w : model.weights_of(id)) {
@@ -100,6 +105,7 @@ struct Plan::Impl {
                 } catch (const dnnl::error& e) {
                     throw runtime_error("node '" + id + "': oneDNN could not build a kernel: " + e.what());
                 }
+                bytes.workspaces += st.op->workspace_bytes();
             }
             step_of[id] = steps.size();
             steps.push_back(std::move(st));
@@ -109,8 +115,9 @@ struct Plan::Impl {
         output = out_of.at(out_id);
         output_width = a.nodes.at(out_id).layer.output.elements();
         output_op = last.op.get();
-        if (training && !last.grad) last.grad = grad_of[out_id] = new_buffer(last.count);
+        if (training && !last.grad) last.grad = grad_of[out_id] = new_gradient(last.count);
         output_grad = last.grad;
+        if (!count_only) lease = MemoryLease(bytes);
     }
 
     void sum_slots(Step& st) {
@@ -131,8 +138,14 @@ struct Plan::Impl {
     }
 };
 
-Plan::Plan(Model& model, const PlanOptions& options) : impl_(std::make_unique<Impl>(model, options)) {}
+Plan::Plan(Model& model, const PlanOptions& options) : impl_(std::make_unique<Impl>(model, options, false)) {}
 Plan::~Plan() = default;
+
+MemoryBreakdown Plan::memory() const { return impl_->bytes; }
+
+MemoryBreakdown Plan::estimate(const Model& model, const PlanOptions& options) {
+    return Impl(const_cast<Model&>(model), options, true).bytes;  // counts only: nothing is written
+}
 
 std::int64_t Plan::batch() const { return impl_->opt.batch; }
 std::size_t Plan::input_count() const { return impl_->inputs.size(); }

@@ -49,6 +49,8 @@ public:
         for (std::size_t i = 0; i < count_; ++i) in_grad_[i] = out_grad_[i] * mask_[i];
     }
 
+    std::size_t workspace_bytes() const override { return mask_.size() * sizeof(float); }
+
 private:
     bool training_;
     std::uint64_t seed_, step_ = 0;

@@ -22,7 +22,7 @@ public:
         args_[DNNL_ARG_DST] = wrap(md, ctx_, s.out);
         impl_ = pd.impl_info_str();
     }
-    void forward() override { sum_.execute(ctx_.strm, args_); }
+    void forward() override { run(sum_, ctx_.strm, args_); }
     void backward() override {
         for (float* g : in_grad_)
             if (g) std::memcpy(g, out_grad_, count_ * sizeof(float));
@@ -62,7 +62,7 @@ public:
         impl_ = pd.impl_info_str();
         total_ = total;
     }
-    void forward() override { concat_.execute(ctx_.strm, args_); }
+    void forward() override { run(concat_, ctx_.strm, args_); }
     void backward() override {
         std::int64_t offset = 0;
         for (std::size_t i = 0; i < blocks_.size(); ++i) {

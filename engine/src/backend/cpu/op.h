@@ -2,9 +2,11 @@
 // The CPU backend's compiled operation: one per graph node, created once per plan with fixed
 // buffer pointers, so forward() and backward() only execute prebuilt oneDNN primitives or loops.
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -48,6 +50,8 @@ public:
     virtual void fuse_softmax_into_loss(bool on) { (void)on; }
     // Ops with a per-step random stream (Dropout) continue from training step `step` (resume).
     virtual void seek_rng(std::uint64_t step) { (void)step; }
+    // Bytes the op holds beyond the plan's buffers: reordered weights, pooling indices, statistics.
+    virtual std::size_t workspace_bytes() const { return 0; }
 };
 
 // Helpers shared by the ops.
@@ -59,6 +63,23 @@ inline dnnl::memory::desc plain_md(const dnnl::memory::dims& dims) {
 
 inline dnnl::memory wrap(const dnnl::memory::desc& md, const CpuContext& ctx, const float* p) {
     return dnnl::memory(md, ctx.eng, const_cast<float*>(p));
+}
+
+// Executes a primitive without touching the heap: dnnl.hpp's execute(stream, map) builds a
+// std::vector of C arguments on every call, and reorder::execute(stream, from, to) a map too.
+// The arguments go through a fixed array on the stack instead.
+inline void run(const dnnl::primitive& p, const dnnl::stream& s, const std::unordered_map<int, dnnl::memory>& args) {
+    dnnl_exec_arg_t c_args[32];
+    if (args.size() > std::size(c_args)) return p.execute(s, args);  // an Add of more than 31 inputs
+    int n = 0;
+    for (const auto& [arg, mem] : args) c_args[n++] = {arg, mem.get()};
+    dnnl::error::wrap_c_api(dnnl_primitive_execute(p.get(), s.get(), n, c_args), "could not execute a primitive");
+}
+
+inline void run_reorder(const dnnl::primitive& r, const dnnl::stream& s, const dnnl::memory& from,
+                        const dnnl::memory& to) {
+    const dnnl_exec_arg_t c_args[] = {{DNNL_ARG_FROM, from.get()}, {DNNL_ARG_TO, to.get()}};
+    dnnl::error::wrap_c_api(dnnl_primitive_execute(r.get(), s.get(), 2, c_args), "could not execute a reorder");
 }
 
 }  // namespace lf

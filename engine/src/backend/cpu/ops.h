@@ -11,5 +11,9 @@ std::unique_ptr<CpuOp> make_activation_op(const OpSetup& s);  // every Activatio
 std::unique_ptr<CpuOp> make_dropout_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_add_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_concatenate_op(const OpSetup& s);
+std::unique_ptr<CpuOp> make_conv_op(const OpSetup& s);         // Conv2D, DepthwiseConv2D, Conv2DTranspose
+std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s);      // window and global pooling
+std::unique_ptr<CpuOp> make_batch_norm_op(const OpSetup& s);
+std::unique_ptr<CpuOp> make_zero_padding_op(const OpSetup& s);
 
 }  // namespace lf

@@ -1,0 +1,11 @@
+# Sourced by the compare_pytorch*.sh scripts: PyTorch's best settings (OpenBLAS not pinned to
+# AVX2, glibc malloc neither mmapping nor trimming the large blocks every step) and the header
+# that records when, where and under which load the figures were taken.
+unset OPENBLAS_CORETYPE
+export MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296
+
+echo "date:  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "nproc: $(nproc)"
+echo "cpu:   $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+echo "load:  $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, before the run)"
+echo

@@ -1,0 +1,110 @@
+// BatchNormalization on oneDNN batch normalization over the channel (last) axis.
+// Training: batch statistics, then the moving averages are updated in place; inference: the
+// moving statistics as global stats.
+#include <cstring>
+
+#include "backend/cpu/ops.h"
+
+namespace lf {
+
+namespace {
+
+using dnnl::memory;
+
+// Channels last as oneDNN sees it: images as nhwc and vectors as nc, which its jit kernels
+// handle (a 3-D nwc view falls back to the reference kernel); other ranks as (batch, rest, C).
+memory::desc data_desc(std::int64_t batch, const Shape& in) {
+    const std::int64_t c = in.dims.back();
+    if (in.rank() == 3) return memory::desc({batch, c, in[0], in[1]}, memory::data_type::f32, memory::format_tag::nhwc);
+    if (in.rank() == 1) return memory::desc({batch, c}, memory::data_type::f32, memory::format_tag::nc);
+    return memory::desc({batch, c, in.elements() / c}, memory::data_type::f32, memory::format_tag::nwc);
+}
+
+class BatchNormOp : public CpuOp {
+public:
+    explicit BatchNormOp(const OpSetup& s)
+        : ctx_(s.ctx), training_(s.training), momentum_(float(param_float(s.node.params, "momentum"))),
+          channels_(s.node.layer.output.dims.back()), moving_mean_(s.w[2]), moving_var_(s.w[3]) {
+        using namespace dnnl;
+        using flags = normalization_flags;
+        const std::int64_t c = channels_, spatial = s.node.inputs[0].elements() / c;
+        samples_ = s.batch * spatial;
+        const float eps = float(param_float(s.node.params, "epsilon"));
+        auto data_md = data_desc(s.batch, s.node.inputs[0]);
+        auto c_md = plain_md({c});
+        auto fl = flags::use_scale | flags::use_shift;
+        if (training_) {
+            mean_.resize(std::size_t(c));
+            var_.resize(std::size_t(c));
+        } else {
+            fl = fl | flags::use_global_stats;
+        }
+        auto prop = training_ ? prop_kind::forward_training : prop_kind::forward_inference;
+        batch_normalization_forward::primitive_desc fpd(batch_normalization_forward::desc(prop, data_md, eps, fl),
+                                                        ctx_.eng);
+        fwd_ = batch_normalization_forward(fpd);
+        auto mean = wrap(c_md, ctx_, training_ ? mean_.data() : moving_mean_);
+        auto var = wrap(c_md, ctx_, training_ ? var_.data() : moving_var_);
+        fwd_args_ = {{DNNL_ARG_SRC, wrap(data_md, ctx_, s.in[0])}, {DNNL_ARG_DST, wrap(data_md, ctx_, s.out)},
+                     {DNNL_ARG_SCALE, wrap(c_md, ctx_, s.w[0])}, {DNNL_ARG_SHIFT, wrap(c_md, ctx_, s.w[1])},
+                     {DNNL_ARG_MEAN, mean},
+                     {DNNL_ARG_VARIANCE, var}};
+        impl_ = fpd.impl_info_str();
+        if (!training_ || !s.out_grad) return;
+        float* diff_src = s.in_grad[0];
+        if (!diff_src) {  // the primitive always writes diff_src
+            unused_diff_src_.resize(std::size_t(s.batch * s.node.inputs[0].elements()));
+            diff_src = unused_diff_src_.data();
+        }
+        batch_normalization_backward::primitive_desc bpd(
+            batch_normalization_backward::desc(prop_kind::backward, data_md, data_md, eps, fl), ctx_.eng, fpd);
+        bwd_ = batch_normalization_backward(bpd);
+        bwd_args_ = {{DNNL_ARG_SRC, wrap(data_md, ctx_, s.in[0])},
+                     {DNNL_ARG_DIFF_DST, wrap(data_md, ctx_, s.out_grad)},
+                     {DNNL_ARG_MEAN, mean},
+                     {DNNL_ARG_VARIANCE, var},
+                     {DNNL_ARG_SCALE, wrap(c_md, ctx_, s.w[0])},
+                     {DNNL_ARG_SHIFT, wrap(c_md, ctx_, s.w[1])},
+                     {DNNL_ARG_DIFF_SRC, wrap(data_md, ctx_, diff_src)},
+                     {DNNL_ARG_DIFF_SCALE, wrap(c_md, ctx_, s.w_grad[0])},
+                     {DNNL_ARG_DIFF_SHIFT, wrap(c_md, ctx_, s.w_grad[1])}};
+        impl_ += std::string(" / ") + bpd.impl_info_str();
+    }
+
+    void forward() override {
+        run(fwd_, ctx_.strm, fwd_args_);
+        if (!training_) return;
+        // oneDNN's variance divides by the sample count; the moving variance is unbiased.
+        const float keep = momentum_, take = 1.f - momentum_;
+        const float bessel = samples_ > 1 ? float(samples_) / float(samples_ - 1) : 1.f;
+        for (std::int64_t i = 0; i < channels_; ++i) {
+            moving_mean_[i] = moving_mean_[i] * keep + mean_[std::size_t(i)] * take;
+            moving_var_[i] = moving_var_[i] * keep + var_[std::size_t(i)] * bessel * take;
+        }
+    }
+
+    void backward() override {
+        if (bwd_) run(bwd_, ctx_.strm, bwd_args_);
+    }
+    std::string impl_info() const override { return impl_; }
+    std::size_t workspace_bytes() const override {
+        return (mean_.size() + var_.size() + unused_diff_src_.size()) * sizeof(float);
+    }
+
+private:
+    CpuContext& ctx_;
+    bool training_;
+    float momentum_;
+    std::int64_t channels_, samples_ = 0;
+    float *moving_mean_, *moving_var_;
+    std::vector<float> mean_, var_, unused_diff_src_;  // this batch's statistics
+    dnnl::primitive fwd_, bwd_;
+    std::unordered_map<int, memory> fwd_args_, bwd_args_;
+    std::string impl_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> make_batch_norm_op(const OpSetup& s) { return std::make_unique<BatchNormOp>(s); }
+
+}  // namespace lf

@@ -1,0 +1,189 @@
+// Conv2D, DepthwiseConv2D (a grouped convolution, one group per input channel) and
+// Conv2DTranspose (a deconvolution) on oneDNN. Activations stay plain NHWC, which oneDNN's
+// brgemm kernels read directly on AVX-512; weights are declared `any` so each primitive picks
+// its blocked layout, and the Keras-layout kernel is reordered into it once per step (the
+// backward-data primitive reuses the forward's copy when the layouts agree). The bias and a
+// relu-like activation are fused into the forward primitive (see PostActivation).
+#include "backend/cpu/ops.h"
+#include "backend/cpu/post_activation.h"
+#include "layers/window.h"
+
+namespace lf {
+
+namespace {
+
+using dnnl::memory;
+
+enum class ConvKind { Conv, Depthwise, Transpose };
+
+ConvKind kind_of(const std::string& type) {
+    if (type == "DepthwiseConv2D") return ConvKind::Depthwise;
+    return type == "Conv2DTranspose" ? ConvKind::Transpose : ConvKind::Conv;
+}
+
+memory::desc nhwc(std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c) {
+    return memory::desc({n, c, h, w}, memory::data_type::f32, memory::format_tag::nhwc);
+}
+
+memory::desc any_md(const memory::dims& d) { return memory::desc(d, memory::data_type::f32, memory::format_tag::any); }
+
+// oneDNN dims of the weights and the strides that describe the Keras kernel in place.
+struct KernelLayout {
+    memory::dims dims, strides;
+};
+
+KernelLayout kernel_layout(ConvKind k, std::int64_t kh, std::int64_t kw, std::int64_t in_c, std::int64_t out_c) {
+    switch (k) {
+    case ConvKind::Conv:  // (kh, kw, in, out) as oihw
+        return {{out_c, in_c, kh, kw}, {1, out_c, kw * in_c * out_c, in_c * out_c}};
+    case ConvKind::Depthwise: {  // (kh, kw, in, m) as goihw with g = in, o = m, i = 1
+        const std::int64_t m = out_c / in_c;
+        return {{in_c, m, 1, kh, kw}, {m, 1, kh * kw * in_c * m, kw * in_c * m, in_c * m}};
+    }
+    case ConvKind::Transpose:  // (kh, kw, out, in) as oihw
+        return {{out_c, in_c, kh, kw}, {in_c, 1, kw * out_c * in_c, out_c * in_c}};
+    }
+    return {};
+}
+
+class ConvOp : public CpuOp {
+public:
+    explicit ConvOp(const OpSetup& s)
+        : ctx_(s.ctx), kind_(kind_of(s.node.spec->type)),
+          act_(s.ctx, param_str(s.node.params, "activation"),
+               s.batch * s.node.layer.output[0] * s.node.layer.output[1], s.node.layer.output[2], s.out, s.out_grad,
+               s.training) {
+        const Params& p = s.node.params;
+        const Shape &in = s.node.inputs[0], &out = s.node.layer.output;
+        Window2D w = kind_ == ConvKind::Transpose
+                         ? transposed_window(in, param_list(p, "kernel_size"), param_list(p, "strides"),
+                                             param_list(p, "dilation_rate"), param_str(p, "padding"))
+                         : conv_window(in, param_list(p, "kernel_size"), param_list(p, "strides"),
+                                       param_list(p, "dilation_rate"), param_str(p, "padding"), s.node.spec->type);
+        const bool bias = param_bool(p, "use_bias");
+        KernelLayout kl = kernel_layout(kind_, w.kernel[0], w.kernel[1], in[2], out[2]);
+        user_w_md_ = memory::desc(kl.dims, memory::data_type::f32, kl.strides);
+        src_md_ = nhwc(s.batch, in[0], in[1], in[2]);
+        dst_md_ = nhwc(s.batch, out[0], out[1], out[2]);
+        b_md_ = bias ? plain_md({out[2]}) : memory::desc();
+        geo_ = {{w.stride[0], w.stride[1]},
+                {w.dilation[0] - 1, w.dilation[1] - 1},
+                {w.pad_l[0], w.pad_l[1]},
+                {w.pad_r[0], w.pad_r[1]}};
+        kernel_dims_ = kl.dims;
+        if (kind_ == ConvKind::Transpose)
+            build<dnnl::deconvolution_forward, dnnl::deconvolution_backward_data,
+                  dnnl::deconvolution_backward_weights>(s, dnnl::algorithm::deconvolution_direct);
+        else
+            build<dnnl::convolution_forward, dnnl::convolution_backward_data,
+                  dnnl::convolution_backward_weights>(s, dnnl::algorithm::convolution_direct);
+    }
+
+    void forward() override {
+        if (w_reorder_) run_reorder(w_reorder_, ctx_.strm, user_w_, fwd_w_);
+        run(fwd_, ctx_.strm, fwd_args_);
+        act_.forward();
+    }
+
+    void backward() override {
+        act_.backward();
+        run(bwd_weights_, ctx_.strm, bwd_weights_args_);
+        if (grad_reorder_) run_reorder(grad_reorder_, ctx_.strm, bwd_w_grad_, user_w_grad_);
+        if (!bwd_data_) return;
+        if (bwd_w_reorder_) run_reorder(bwd_w_reorder_, ctx_.strm, user_w_, bwd_w_);
+        run(bwd_data_, ctx_.strm, bwd_data_args_);
+    }
+
+    std::string impl_info() const override { return impl_ + act_.impl_info(); }
+    std::optional<SoftmaxTail> softmax_tail() override { return act_.softmax_tail(); }
+    void fuse_softmax_into_loss(bool on) override { act_.fuse_softmax_into_loss(on); }
+    std::size_t workspace_bytes() const override { return workspace_bytes_ + act_.workspace_bytes(); }
+
+private:
+    struct Geometry {
+        memory::dims strides, dilates, pad_l, pad_r;
+    };
+
+    // A memory in `md` over `user` when the layouts agree, else a buffer of its own and the
+    // reorder between them (from user to it when `into` is false, the other way otherwise).
+    memory layout_copy(const memory::desc& md, const memory& user, dnnl::reorder& r, bool into_user) {
+        if (md == user.get_desc()) return user;
+        memory m(md, ctx_.eng);
+        workspace_bytes_ += md.get_size();
+        r = into_user ? dnnl::reorder(m, user) : dnnl::reorder(user, m);
+        return m;
+    }
+
+    template <class Fwd, class BwdData, class BwdWeights>
+    void build(const OpSetup& s, dnnl::algorithm alg) {
+        using namespace dnnl;
+        const bool bias = b_md_ != memory::desc();
+        const auto& g = geo_;
+        auto w_any = any_md(kernel_dims_);
+        auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
+        auto fd = bias ? typename Fwd::desc(prop, alg, src_md_, w_any, b_md_, dst_md_, g.strides, g.dilates, g.pad_l,
+                                            g.pad_r)
+                       : typename Fwd::desc(prop, alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r);
+        typename Fwd::primitive_desc fpd(fd, act_.attr(), ctx_.eng);
+        fwd_ = Fwd(fpd);
+        user_w_ = wrap(user_w_md_, ctx_, s.w[0]);
+        fwd_w_ = layout_copy(fpd.weights_desc(), user_w_, w_reorder_, false);
+        fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
+                     {DNNL_ARG_WEIGHTS, fwd_w_},
+                     {DNNL_ARG_DST, wrap(dst_md_, ctx_, act_.primitive_dst())}};
+        if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md_, ctx_, s.w[1]);
+        impl_ = fpd.impl_info_str();
+        if (!s.training) return;
+
+        auto diff_dst = wrap(dst_md_, ctx_, act_.primitive_diff_dst());
+        auto wd = bias ? typename BwdWeights::desc(alg, src_md_, w_any, b_md_, dst_md_, g.strides, g.dilates, g.pad_l,
+                                                   g.pad_r)
+                       : typename BwdWeights::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r);
+        typename BwdWeights::primitive_desc wpd(wd, ctx_.eng, fpd);
+        bwd_weights_ = BwdWeights(wpd);
+        user_w_grad_ = wrap(user_w_md_, ctx_, s.w_grad[0]);
+        bwd_w_grad_ = layout_copy(wpd.diff_weights_desc(), user_w_grad_, grad_reorder_, true);
+        bwd_weights_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
+                             {DNNL_ARG_DIFF_DST, diff_dst},
+                             {DNNL_ARG_DIFF_WEIGHTS, bwd_w_grad_}};
+        if (bias) bwd_weights_args_[DNNL_ARG_DIFF_BIAS] = wrap(b_md_, ctx_, s.w_grad[1]);
+        impl_ += std::string(" / ") + wpd.impl_info_str();
+
+        if (!s.in_grad[0]) return;
+        // Weights as `any` (the forward's desc would select a reference kernel).
+        typename BwdData::primitive_desc dpd(
+            typename BwdData::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r), ctx_.eng,
+            fpd);
+        bwd_data_ = BwdData(dpd);
+        if (dpd.weights_desc() == fwd_w_.get_desc()) {
+            bwd_w_ = fwd_w_;  // the forward pass reordered them this step already
+        } else {
+            bwd_w_ = memory(dpd.weights_desc(), ctx_.eng);
+            workspace_bytes_ += dpd.weights_desc().get_size();
+            bwd_w_reorder_ = reorder(user_w_, bwd_w_);
+        }
+        bwd_data_args_ = {{DNNL_ARG_DIFF_DST, diff_dst},
+                          {DNNL_ARG_WEIGHTS, bwd_w_},
+                          {DNNL_ARG_DIFF_SRC, wrap(src_md_, ctx_, s.in_grad[0])}};
+        impl_ += std::string(" / ") + dpd.impl_info_str();
+    }
+
+    CpuContext& ctx_;
+    ConvKind kind_;
+    PostActivation act_;
+    memory::desc user_w_md_, src_md_, dst_md_, b_md_;
+    memory::dims kernel_dims_;
+    Geometry geo_;
+    dnnl::primitive fwd_, bwd_data_, bwd_weights_;
+    dnnl::reorder w_reorder_, bwd_w_reorder_, grad_reorder_;
+    memory user_w_, fwd_w_, bwd_w_, user_w_grad_, bwd_w_grad_;
+    std::unordered_map<int, memory> fwd_args_, bwd_data_args_, bwd_weights_args_;
+    std::string impl_;
+    std::size_t workspace_bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> make_conv_op(const OpSetup& s) { return std::make_unique<ConvOp>(s); }
+
+}  // namespace lf

@@ -1,0 +1,141 @@
+// Window pooling on oneDNN pooling primitives over plain NHWC; max pooling's forward training
+// pass writes a workspace (the argmax of each window) that its backward reads.
+// Global pooling as plain loops over (batch, pixels, channels): memory-bound reductions that
+// need no window geometry. (oneDNN's pooling with a whole-image window is correct too; an early
+// test failure blamed on it was a tie between two maxima in the finite differences.)
+#include <algorithm>
+#include <cstring>
+
+#include "backend/cpu/ops.h"
+#include "layers/window.h"
+
+namespace lf {
+
+IntList pool_strides(const Params& p);  // layers/pooling.cpp
+
+namespace {
+
+using dnnl::memory;
+
+class PoolingOp : public CpuOp {
+public:
+    explicit PoolingOp(const OpSetup& s) : ctx_(s.ctx) {
+        using namespace dnnl;
+        const std::string& type = s.node.spec->type;
+        const Shape& in = s.node.inputs[0];
+        const bool is_max = type == "MaxPool2D";
+        Window2D w = conv_window(in, param_list(s.node.params, "pool_size"), pool_strides(s.node.params), {1, 1},
+                                 param_str(s.node.params, "padding"), type);
+        auto src_md = memory::desc({s.batch, in[2], in[0], in[1]}, memory::data_type::f32, memory::format_tag::nhwc);
+        auto dst_md = memory::desc({s.batch, in[2], w.out[0], w.out[1]}, memory::data_type::f32,
+                                   memory::format_tag::nhwc);
+        const memory::dims strides{w.stride[0], w.stride[1]}, kernel{w.kernel[0], w.kernel[1]},
+            pad_l{w.pad_l[0], w.pad_l[1]}, pad_r{w.pad_r[0], w.pad_r[1]};
+        // TensorFlow averages over the window's valid elements only.
+        const algorithm alg = is_max ? algorithm::pooling_max : algorithm::pooling_avg_exclude_padding;
+        auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
+        pooling_forward::primitive_desc fpd(
+            pooling_forward::desc(prop, alg, src_md, dst_md, strides, kernel, pad_l, pad_r), ctx_.eng);
+        fwd_ = pooling_forward(fpd);
+        fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md, ctx_, s.in[0])}, {DNNL_ARG_DST, wrap(dst_md, ctx_, s.out)}};
+        impl_ = fpd.impl_info_str();
+        if (!s.training || !s.in_grad[0]) return;
+        if (is_max) {
+            workspace_ = memory(fpd.workspace_desc(), ctx_.eng);
+            fwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
+        }
+        pooling_backward::primitive_desc bpd(
+            pooling_backward::desc(alg, src_md, dst_md, strides, kernel, pad_l, pad_r), ctx_.eng, fpd);
+        bwd_ = pooling_backward(bpd);
+        bwd_args_ = {{DNNL_ARG_DIFF_DST, wrap(dst_md, ctx_, s.out_grad)},
+                     {DNNL_ARG_DIFF_SRC, wrap(src_md, ctx_, s.in_grad[0])}};
+        if (is_max) bwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
+        impl_ += std::string(" / ") + bpd.impl_info_str();
+    }
+
+    void forward() override { run(fwd_, ctx_.strm, fwd_args_); }
+    void backward() override {
+        if (bwd_) run(bwd_, ctx_.strm, bwd_args_);
+    }
+    std::string impl_info() const override { return impl_; }
+    std::size_t workspace_bytes() const override { return workspace_ ? workspace_.get_desc().get_size() : 0; }
+
+private:
+    CpuContext& ctx_;
+    dnnl::primitive fwd_, bwd_;
+    memory workspace_;  // max pooling: argmax per window, written forward, read backward
+    std::unordered_map<int, memory> fwd_args_, bwd_args_;
+    std::string impl_;
+};
+
+class GlobalPoolingOp : public CpuOp {
+public:
+    explicit GlobalPoolingOp(const OpSetup& s)
+        : max_(s.node.spec->type == "GlobalMaxPooling2D"), batch_(std::size_t(s.batch)),
+          pixels_(std::size_t(s.node.inputs[0][0] * s.node.inputs[0][1])),
+          channels_(std::size_t(s.node.inputs[0][2])), in_(s.in[0]), out_(s.out), out_grad_(s.out_grad),
+          in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]) {
+        if (max_ && in_grad_) argmax_.resize(batch_ * channels_);
+    }
+
+    void forward() override {
+        for (std::size_t n = 0; n < batch_; ++n) {
+            const float* x = in_ + n * pixels_ * channels_;
+            float* y = out_ + n * channels_;
+            std::copy(x, x + channels_, y);
+            std::uint32_t* arg = argmax_.empty() ? nullptr : argmax_.data() + n * channels_;
+            if (arg) std::fill(arg, arg + channels_, 0u);
+            for (std::size_t p = 1; p < pixels_; ++p) {
+                const float* row = x + p * channels_;
+                if (!max_) {
+                    for (std::size_t c = 0; c < channels_; ++c) y[c] += row[c];
+                    continue;
+                }
+                for (std::size_t c = 0; c < channels_; ++c)
+                    if (row[c] > y[c]) {
+                        y[c] = row[c];
+                        if (arg) arg[c] = std::uint32_t(p);
+                    }
+            }
+            if (!max_)
+                for (std::size_t c = 0; c < channels_; ++c) y[c] /= float(pixels_);
+        }
+    }
+
+    void backward() override {
+        if (!in_grad_) return;
+        if (max_) std::memset(in_grad_, 0, batch_ * pixels_ * channels_ * sizeof(float));
+        const float scale = 1.f / float(pixels_);
+        for (std::size_t n = 0; n < batch_; ++n) {
+            float* dx = in_grad_ + n * pixels_ * channels_;
+            const float* dy = out_grad_ + n * channels_;
+            if (max_) {
+                const std::uint32_t* arg = argmax_.data() + n * channels_;
+                for (std::size_t c = 0; c < channels_; ++c) dx[arg[c] * channels_ + c] = dy[c];
+                continue;
+            }
+            for (std::size_t p = 0; p < pixels_; ++p)
+                for (std::size_t c = 0; c < channels_; ++c) dx[p * channels_ + c] = dy[c] * scale;
+        }
+    }
+
+    std::size_t workspace_bytes() const override { return argmax_.size() * sizeof(std::uint32_t); }
+
+private:
+    bool max_;
+    std::size_t batch_, pixels_, channels_;
+    const float* in_;
+    float* out_;
+    const float* out_grad_;
+    float* in_grad_;
+    std::vector<std::uint32_t> argmax_;  // GlobalMaxPooling2D: the winning pixel per (sample, channel)
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s) {
+    if (s.node.spec->type.rfind("Global", 0) == 0) return std::make_unique<GlobalPoolingOp>(s);
+    return std::make_unique<PoolingOp>(s);
+}
+
+}  // namespace lf
