@@ -1,5 +1,5 @@
-// Renders the studio window on the functional template (the CNN template arrives with the
-// convolution layers) and writes canvas.png to $LF_SCREENSHOT_DIR (default: the working
+// Renders the studio window on the tutorial CNN template and writes canvas.png to
+// $LF_SCREENSHOT_DIR (default: the working
 // directory), and canvas-dark.png with a dark palette. scripts/screenshot.sh runs it under
 // xvfb-run for docs/screenshots/.
 #include <QApplication>
@@ -50,10 +50,13 @@ private Q_SLOTS:
         window.resize(1400, 860);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.openFile(lfTemplate("fashion_functional.lfproj")));
-        autoLayout(window.scene(), LayoutDirection::LeftToRight);  // Ctrl+L: the template's spacing is tight
-        window.scene()->selectNodes({"dense"});
-        window.view()->fitToView();
+        QVERIFY(window.openFile(lfTemplate("fashion_cnn.lfproj")));
+        autoLayout(window.scene(), LayoutDirection::LeftToRight);
+        window.scene()->selectNodes({"conv2"});
+        // At 100% the first six layers fit, readable; fitting all nine would zoom into blocks.
+        window.view()->resetZoom();
+        const QRectF all = window.scene()->itemsBoundingRect();
+        window.view()->centerOn(all.left() + 440, all.center().y());
         QTest::qWait(200);
         QImage shot = window.grab().toImage();
         QVERIFY(!shot.isNull());
