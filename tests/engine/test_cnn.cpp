@@ -156,7 +156,7 @@ private slots:
 
     void tutorial_cnn_learns_a_fashion_mnist_subset() {
         if (!QFile::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"))
-            QSKIP("dataset-fashion-mnist is not installed");
+            QFAIL("dataset-fashion-mnist is not installed: run scripts/setup.sh");
         const lf::DatasetSplits data = lf::load_fashion_mnist("", 2000, 500);
         lf::Project p = lf::load_project(templates_dir() + "fashion_cnn.lfproj");
         lf::Model model(p.graph);

@@ -191,7 +191,7 @@ private slots:
 
     void loads_real_fashion_mnist() {
         if (!QFile::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"))
-            QSKIP("dataset-fashion-mnist is not installed");
+            QFAIL("dataset-fashion-mnist is not installed: run scripts/setup.sh");
         lf::DatasetSplits s = lf::load_fashion_mnist({}, 100, 100);
         for (const lf::TensorDataset* ds : {&s.train, &s.test}) {
             QCOMPARE(ds->size(), std::int64_t(100));

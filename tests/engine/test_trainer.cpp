@@ -144,7 +144,7 @@ private slots:
     // 1. The tutorial MLP learns Fashion-MNIST: 120 Adam steps on 3000 samples.
     void tutorial_mlp_learns_fashion_mnist() {
         if (!QFile::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"))
-            QSKIP("dataset-fashion-mnist is not installed");
+            QFAIL("dataset-fashion-mnist is not installed: run scripts/setup.sh");
         const lf::DatasetSplits data = lf::load_fashion_mnist("", 3000, 1000);
         QCOMPARE(data.train.size(), std::int64_t(3000));
         QCOMPARE(data.test.size(), std::int64_t(1000));

@@ -55,7 +55,7 @@ class TestCliStore : public QObject {
 private slots:
     void initTestCase() {
         if (!QFile::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"))
-            QSKIP("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)");
+            QFAIL("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)");
     }
 
     void resume_continues_the_same_run_and_curve() {
