@@ -86,6 +86,7 @@ void ConnectTool::release(QPointF scenePos) {
         ProjectDocument* doc = scene_->document();
         finish();
         doc->push(new ConnectPortsCommand(doc, *target));
+        Q_EMIT scene_->statusMessage(QObject::tr("Connected."));  // replaces a refusal shown while dragging
         return;
     }
     if (target) Q_EMIT scene_->statusMessage(QObject::tr("Not connected: %1").arg(problem_));
