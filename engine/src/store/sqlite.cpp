@@ -18,15 +18,22 @@ Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, busy_timeout_ms);
-    // A file that is not a database fails here, on the first read.
-    // Large pages keep a checkpoint blob's overflow chain short; only a new file takes it.
-    if (!read_only) exec("PRAGMA page_size=65536");
-    if (!read_only) exec("PRAGMA journal_mode=WAL");
-    exec("PRAGMA synchronous=FULL");
-    exec("PRAGMA foreign_keys=ON");
+    try {
+        // A file that is not a database fails here, on the first read.
+        // Large pages keep a checkpoint blob's overflow chain short; only a new file takes it.
+        if (!read_only) exec("PRAGMA page_size=65536");
+        if (!read_only) exec("PRAGMA journal_mode=WAL");
+        exec("PRAGMA synchronous=FULL");
+        exec("PRAGMA foreign_keys=ON");
+    } catch (...) {
+        sqlite3_close_v2(db_);  // the destructor does not run when the constructor throws
+        db_ = nullptr;
+        throw;
+    }
 }
 
-Db::~Db() { sqlite3_close(db_); }
+// close_v2: statements still open are finalised by their owners; the handle goes with the last one.
+Db::~Db() { sqlite3_close_v2(db_); }
 
 void Db::fail(int code, const std::string& what) const {
     const std::string msg = sqlite3_errmsg(db_);
