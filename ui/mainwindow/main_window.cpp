@@ -7,6 +7,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTabWidget>
 
 #include "canvas/canvas_scene.h"
 #include "canvas/canvas_view.h"
@@ -20,15 +21,22 @@
 #include "inspector/inspector.h"
 #include "mainwindow/summary_panel.h"
 #include "palette/palette_panel.h"
+#include "session/studio_session.h"
 
 namespace lf::ui {
 
 MainWindow::MainWindow(const QString& recoveryPath, int autosaveMs, QWidget* parent)
-    : QMainWindow(parent), doc_(new ProjectDocument(this)), scene_(new CanvasScene(doc_, this)),
+    : QMainWindow(parent), doc_(new ProjectDocument(this)), session_(new StudioSession(doc_, this)),
+      workspaces_(new QTabWidget), scene_(new CanvasScene(doc_, this)),
       view_(new CanvasView(scene_)), inspector_(new Inspector(doc_)), palette_(new PalettePanel),
       summary_(new SummaryPanel(doc_)), recovery_(new Recovery(doc_, recoveryPath, autosaveMs, this)) {
-    setCentralWidget(view_);
+    workspaces_->setDocumentMode(true);
+    workspaces_->setObjectName("workspaces");
+    setCentralWidget(workspaces_);
+    addWorkspace(view_, tr("Design"));
     createDocks();
+    createWorkspaces();
+    connect(workspaces_, &QTabWidget::currentChanged, this, [this](int i) { showDesignDocks(i == 0); });
     createActions();
     createStatusBar();
     connect(doc_, &ProjectDocument::changed, this, &MainWindow::updateStatus);
@@ -63,6 +71,23 @@ void MainWindow::createDocks() {
     dock(summary_, tr("Model summary"), "summary", Qt::BottomDockWidgetArea);
     resizeDocks({findChild<QDockWidget*>("palette"), findChild<QDockWidget*>("inspector")}, {180, 270}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget*>("summary")}, {190}, Qt::Vertical);
+}
+
+void MainWindow::addWorkspace(QWidget* page, const QString& title) { workspaces_->addTab(page, title); }
+
+// The palette, inspector and summary belong to the Design workspace; the other workspaces get
+// the whole window. Docks the user closed stay closed.
+void MainWindow::showDesignDocks(bool show) {
+    for (const char* name : {"palette", "inspector", "summary"}) {
+        auto* d = findChild<QDockWidget*>(name);
+        if (!d) continue;
+        if (!show) {
+            d->setProperty("lfWasVisible", d->isVisible());
+            d->hide();
+        } else if (d->property("lfWasVisible").toBool()) {
+            d->show();
+        }
+    }
 }
 
 void MainWindow::createStatusBar() {

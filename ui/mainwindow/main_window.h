@@ -1,13 +1,15 @@
 #pragma once
-// The studio window: palette (left), canvas (centre), inspector and model summary (right),
-// totals in the status bar. File handling lives in main_window_files.cpp, menus and shortcuts
-// in main_window_actions.cpp.
+// The studio window: workspaces as tabs in the centre (Design: the canvas with palette,
+// inspector and model summary docks; then the dataset, training, checkpoint and evaluation
+// workspaces added in main_window_workspaces.cpp), totals in the status bar. File handling
+// lives in main_window_files.cpp, menus and shortcuts in main_window_actions.cpp.
 #include <QMainWindow>
 
 class QAction;
 class QLabel;
 class QMenu;
 class QSpinBox;
+class QTabWidget;
 
 namespace lf::ui {
 
@@ -17,6 +19,7 @@ class Inspector;
 class PalettePanel;
 class ProjectDocument;
 class Recovery;
+class StudioSession;
 class SummaryPanel;
 
 class MainWindow : public QMainWindow {
@@ -27,6 +30,8 @@ public:
     ~MainWindow() override;
 
     ProjectDocument* document() const { return doc_; }
+    StudioSession* session() const { return session_; }
+    QTabWidget* workspaces() const { return workspaces_; }
     CanvasScene* scene() const { return scene_; }
     CanvasView* view() const { return view_; }
     Inspector* inspector() const { return inspector_; }
@@ -46,6 +51,9 @@ protected:
 
 private:
     void createDocks();
+    void createWorkspaces();  // main_window_workspaces.cpp
+    void addWorkspace(QWidget* page, const QString& title);
+    void showDesignDocks(bool show);
     void createActions();
     void createFileMenu();
     void createEditMenu();
@@ -67,6 +75,8 @@ private:
     void showError(const QString& title, const QString& message);
 
     ProjectDocument* doc_;
+    StudioSession* session_;
+    QTabWidget* workspaces_;
     CanvasScene* scene_;
     CanvasView* view_;
     Inspector* inspector_;
