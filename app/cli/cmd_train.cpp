@@ -1,50 +1,16 @@
 // layerforge-cli train PROJECT: fits the project's model on its dataset, recording the run,
 // its metrics and checkpoints in NAME.lfruns; evaluates on the test split and saves the weights
 // beside the project. --resume continues a recorded run from one of its checkpoints.
-#include <filesystem>
-
+// The run itself is the engine's TrainingSession (train/session.h), which the studio runs too;
+// this file turns options into SessionOptions and session events into lines or JSON objects.
 #include "command.h"
 #include "layerforge/core/error.h"
-#include "layerforge/data/binding.h"
-#include "layerforge/store/checkpoint.h"
-#include "layerforge/store/run_recorder.h"
-#include "layerforge/store/weights_file.h"
+#include "layerforge/train/session.h"
 #include "progress.h"
 
 namespace lf::cli {
 
 namespace {
-
-// What the run trained with, for `runs compare`: the graph and the training and data settings.
-std::pair<std::string, std::string> snapshots(const Project& p) {
-    Json doc = Json::parse(serialize_project(p));
-    Json settings = {{"training", doc["training"]}, {"dataset", doc["dataset"]}};
-    return {doc["model"].dump(), settings.dump()};
-}
-
-// Fashion-MNIST: a checksum of the training tensors; image folders: of the file list and labels.
-std::string fingerprint(const BoundSources& data) {
-    std::string bytes;
-    if (data.scan) {
-        for (const LabeledFile& f : data.scan->train) bytes += f.path + '\n' + std::to_string(f.label) + '\n';
-    } else {
-        const TensorDataset& d = data.tensors.train;
-        bytes.assign(reinterpret_cast<const char*>(d.images.data()), d.images.size() * sizeof(float));
-        bytes.append(reinterpret_cast<const char*>(d.labels.data()), d.labels.size() * sizeof(std::int32_t));
-    }
-    return std::to_string(data.train->size()) + " samples " + crc32_hex(bytes);
-}
-
-RetentionPolicy retention(const Args& args, bool has_validation) {
-    RetentionPolicy r;
-    r.max_to_keep = args.integer("keep").value_or(5);
-    if (r.max_to_keep < 1) throw input_error("option --keep must be at least 1");
-    r.best_metric = args.value("best-metric").value_or(has_validation ? "val_loss" : "loss");
-    std::string mode = args.value("best-mode").value_or("auto");
-    if (mode != "auto" && mode != "min" && mode != "max") throw input_error("option --best-mode must be min, max or auto");
-    r.maximize = mode == "max" || (mode == "auto" && r.best_metric.find("acc") != std::string::npos);
-    return r;
-}
 
 CheckpointPolicy checkpoint_policy(const Args& args) {
     CheckpointPolicy c;
@@ -55,11 +21,49 @@ CheckpointPolicy checkpoint_policy(const Args& args) {
     return c;
 }
 
-std::string floats_text(const std::vector<float>& v) {
-    Json j = Json::array();
-    for (float x : v) j.push_back(x);
-    return j.dump();
+SessionOptions session_options(const Args& args, const std::string& path) {
+    SessionOptions o;
+    o.project_path = path;
+    o.checkpoints = checkpoint_policy(args);
+    o.keep = args.integer("keep").value_or(5);
+    if (o.keep < 1) throw input_error("option --keep must be at least 1");
+    o.best_metric = args.value("best-metric").value_or("");
+    o.best_mode = args.value("best-mode").value_or("auto");
+    if (o.best_mode != "auto" && o.best_mode != "min" && o.best_mode != "max")
+        throw input_error("option --best-mode must be min, max or auto");
+    o.resume = args.value("resume");
+    if (o.resume) o.resume_run = run_option(args);
+    o.weights_path = args.value("weights-out").value_or("");
+    o.run_name = args.value("run-name").value_or("");
+    o.notes = args.value("notes").value_or("");
+    o.log_every = args.integer("log-every").value_or(100);
+    return o;
 }
+
+// The session's events as the JSON objects of --json (its lines go to the text output).
+class SessionPrinter : public SessionListener {
+public:
+    explicit SessionPrinter(const Reporter& out) : out_(out) {}
+    void on_line(const std::string& text) override { out_.line(text); }
+    void on_data_bound(const BoundSources& data) override { print_data_object(data, out_); }
+    void on_run_created(std::int64_t run, const std::string& store) override {
+        out_.object({{"event", "run"}, {"run", run}, {"store", store}});
+    }
+    void on_resumed(std::int64_t run, const CheckpointInfo& c) override {
+        out_.object({{"event", "resume"}, {"run", run}, {"checkpoint", checkpoint_json(c)}});
+    }
+    void on_checkpoint(const CheckpointInfo& c) override {
+        Json j = checkpoint_json(c);
+        j["event"] = "checkpoint";
+        out_.object(j);
+    }
+    void on_pipeline_problems(const std::vector<FileProblem>& problems) override {
+        out_.object({{"event", "data_problems"}, {"skipped", problems_json(problems)}});
+    }
+
+private:
+    const Reporter& out_;
+};
 
 int run_train(const Args& args, const Reporter& out) {
     Project p = open_project(args);
@@ -72,89 +76,24 @@ int run_train(const Args& args, const Reporter& out) {
         if (!(*v > 0)) throw input_error("option --learning-rate must be positive");
         p.training.optimizer.params["learning_rate"] = *v;
     }
-    const CheckpointPolicy policy = checkpoint_policy(args);
-    const bool overridden = apply_dataset_options(args, p);
-    Model model(p.graph);
-    model.init_weights(std::uint64_t(p.training.seed));
-    Trainer trainer(model, p.training);
-    ProgressPrinter printer(out);
-    trainer.add_observer(&printer);
-    trainer.set_log_every(args.integer("log-every").value_or(100));
-    auto store = open_store(path, true);  // before the data: a store that cannot be written stops here
+    SessionOptions options = session_options(args, path);
+    options.fix_class_list = !apply_dataset_options(args, p);  // a --dataset folder is not the project's
+    ProgressPrinter progress(out);
+    options.observers.push_back(&progress);
+    SessionPrinter printer(out);
+    TrainingSession session(std::move(p), std::move(options), &printer);
+    SessionResult r = session.run();
 
-    std::unique_ptr<BoundSources> data = bind_data(p, path, out);
-    if (p.dataset.kind == "image-folder" && p.dataset.classes.empty() && !overridden) {
-        p.dataset.classes = data->class_names;  // fixes the label ids for later runs and predict
-        save_project(p, path);
-        out.line("saved the class list in " + path);
+    if (r.fit.status == "failed") {
+        out.object({{"event", "result"}, {"status", r.fit.status}, {"message", r.fit.message}, {"run", r.run}});
+        throw runtime_error(r.fit.message);
     }
-
-    std::int64_t run_id = 0;
-    std::optional<TrainState> resume;
-    if (auto spec = args.value("resume")) {
-        CheckpointInfo c = store->resolve(spec->empty() ? "latest" : *spec, run_option(args));
-        resume = restore_checkpoint(model, trainer.optimizer(), store->checkpoint_blob(c.id),
-                                    store->path() + " checkpoint " + std::to_string(c.id));
-        run_id = c.run;
-        store->delete_metrics_after(run_id, c.step);
-        store->set_status(run_id, "running");
-        out.line("resuming run " + std::to_string(run_id) + " from " + c.name() + " (id " + std::to_string(c.id) +
-                 ", epoch " + std::to_string(c.epoch) + ")");
-        out.object({{"event", "resume"}, {"run", run_id}, {"checkpoint", checkpoint_json(c)}});
-    } else {
-        auto [graph, settings] = snapshots(p);
-        RunInfo r;
-        r.name = args.value("run-name").value_or(p.name.empty() ? std::string("run") : p.name);
-        r.graph = graph;
-        r.settings = settings;
-        r.dataset_fingerprint = fingerprint(*data);
-        r.device = "cpu";
-        r.notes = args.value("notes").value_or("");
-        run_id = store->create_run(r);
-        out.line("run " + std::to_string(run_id) + " recorded in " + store->path());
-        out.object({{"event", "run"}, {"run", run_id}, {"store", store->path()}});
-    }
-
-    RunRecorder recorder(*store, run_id, model, trainer.optimizer(), retention(args, bool(data->validation)));
-    recorder.on_saved = [&](const CheckpointInfo& c) {
-        out.line("checkpoint " + c.name() + " saved (id " + std::to_string(c.id) + ")");
-        Json j = checkpoint_json(c);
-        j["event"] = "checkpoint";
-        out.object(j);
-    };
-    trainer.add_observer(&recorder);
-    trainer.set_checkpointing(policy, &recorder);
-    FitResult fit = trainer.fit(*data->train, data->validation.get(), resume ? &*resume : nullptr);
-    recorder.finish(fit.status);
-    report_pipeline_problems(*data, out);
-    if (fit.status == "failed") {
-        out.object({{"event", "result"}, {"status", fit.status}, {"message", fit.message}, {"run", run_id}});
-        throw runtime_error(fit.message);
-    }
-    EvalResult test;
-    if (data->test) {
-        test = trainer.evaluate(*data->test);
-        std::vector<MetricRow> rows;
-        for (const auto& [k, v] : test.metrics)
-            rows.push_back({run_id, trainer.optimizer().iterations(), 0, "test", k, v, 0});
-        store->append_metrics(rows);
-    }
-    std::string weights = args.value("weights-out").value_or(default_weights_path(path));
-    std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
-                                               {"classes", Json(data->class_names).dump()}};
-    if (!data->mean.empty()) meta["mean"] = floats_text(data->mean), meta["std"] = floats_text(data->std);
-    save_weights(model, weights, meta);
-
-    if (data->test)
-        out.line("test  " + metrics_text(test.metrics) + "  (" + std::to_string(test.samples) + " samples)");
-    else
-        out.line("no test split (add a test/ folder beside train/ to get one)");
-    out.line("weights saved to " + weights);
     Json history = Json::array();
-    for (const Metrics& m : fit.history) history.push_back(metrics_json(m));
-    out.object({{"event", "result"}, {"status", fit.status}, {"message", fit.message}, {"run", run_id},
-                {"epochs_run", fit.epochs_run}, {"steps", fit.steps}, {"test", metrics_json(test.metrics)},
-                {"test_samples", test.samples}, {"history", history}, {"weights", weights}});
+    for (const Metrics& m : r.fit.history) history.push_back(metrics_json(m));
+    const EvalResult test = r.test.value_or(EvalResult{});
+    out.object({{"event", "result"}, {"status", r.fit.status}, {"message", r.fit.message}, {"run", r.run},
+                {"epochs_run", r.fit.epochs_run}, {"steps", r.fit.steps}, {"test", metrics_json(test.metrics)},
+                {"test_samples", test.samples}, {"history", history}, {"weights", r.weights_path}});
     return 0;
 }
 

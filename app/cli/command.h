@@ -47,7 +47,6 @@ Command predict_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
-std::string default_weights_path(const std::string& project_path);  // NAME.weights.safetensors beside it
 // --weights or the default path; throws a usage error saying to train first when it is missing.
 std::string trained_weights_path(const Args& args, const std::string& project_path);
 void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit-train, --limit-test, --seed
@@ -71,6 +70,7 @@ bool apply_dataset_options(const Args& args, Project& p);  // true when --datase
 
 namespace lf {
 struct BoundSources;
+struct FileProblem;
 }
 
 namespace lf::cli {
@@ -79,5 +79,8 @@ namespace lf::cli {
 std::unique_ptr<BoundSources> bind_data(const Project& p, const std::string& project_path, const Reporter& out);
 // Prints the files that failed to decode while training or evaluating.
 void report_pipeline_problems(const BoundSources& data, const Reporter& out);
+// The "data" JSON object of an image folder (sizes, classes, skipped files); nothing otherwise.
+void print_data_object(const BoundSources& data, const Reporter& out);
+Json problems_json(const std::vector<FileProblem>& problems);
 
 }  // namespace lf::cli

@@ -3,6 +3,7 @@
 
 #include "command.h"
 #include "layerforge/core/error.h"
+#include "layerforge/train/session.h"  // default_weights_path
 
 namespace lf::cli {
 
@@ -23,11 +24,6 @@ const std::vector<Command>& commands() {
                                              dataset_command(), runs_command(),        checkpoints_command(),
                                              restore_command(), info_command(),        layers_command()};
     return all;
-}
-
-std::string default_weights_path(const std::string& project_path) {
-    std::filesystem::path p(project_path);
-    return (p.parent_path() / (p.stem().string() + ".weights.safetensors")).string();
 }
 
 std::string trained_weights_path(const Args& args, const std::string& project_path) {

@@ -1,10 +1,8 @@
 // The dataset options and binding shared by train, evaluate and predict.
-#include <filesystem>
-
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/data/binding.h"
-#include "layerforge/graph/model.h"
+#include "layerforge/train/session.h"
 
 namespace lf::cli {
 
@@ -32,38 +30,31 @@ bool apply_dataset_options(const Args& args, Project& p) {
 }
 
 std::unique_ptr<BoundSources> bind_data(const Project& p, const std::string& project_path, const Reporter& out) {
-    const Model model(p.graph);
-    BindOptions o;
-    o.input_shape = model.info(model.input_node()).layer.output;
-    o.batch_size = p.training.batch_size;
-    o.shuffle = p.training.shuffle;
-    const std::filesystem::path proj(project_path);
-    o.cache_file = (proj.parent_path() / (proj.stem().string() + ".lfcache")).string();
-    std::unique_ptr<BoundSources> data = bind_sources(p.dataset, p.training.seed, o);
-    auto count = [](const std::unique_ptr<BatchSource>& s) { return s ? std::to_string(s->size()) : std::string("no"); };
-    out.line("data: " + count(data->train) + " training, " + count(data->validation) + " validation, " +
-             count(data->test) + " test samples, " + std::to_string(data->class_names.size()) + " classes");
-    Json problems = Json::array();
-    for (const FileProblem& f : data->problems) {
-        out.line("skipped " + f.path + ": " + f.reason);
-        problems.push_back({{"path", f.path}, {"reason", f.reason}});
-    }
-    if (data->scan)  // image folders: what was found and skipped
-        out.object({{"event", "data"}, {"train", data->train ? data->train->size() : 0},
-                {"validation", data->validation ? data->validation->size() : 0},
-                {"test", data->test ? data->test->size() : 0}, {"classes", data->class_names}, {"skipped", problems}});
+    std::unique_ptr<BoundSources> data = bind_project_data(p, project_path);
+    out.line(data_summary(*data));
+    for (const FileProblem& f : data->problems) out.line("skipped " + f.path + ": " + f.reason);
+    print_data_object(*data, out);
     return data;
 }
 
+Json problems_json(const std::vector<FileProblem>& problems) {
+    Json j = Json::array();
+    for (const FileProblem& f : problems) j.push_back({{"path", f.path}, {"reason", f.reason}});
+    return j;
+}
+
+void print_data_object(const BoundSources& data, const Reporter& out) {
+    if (data.scan)  // image folders: what was found and skipped
+        out.object({{"event", "data"}, {"train", data.train ? data.train->size() : 0},
+                    {"validation", data.validation ? data.validation->size() : 0},
+                    {"test", data.test ? data.test->size() : 0}, {"classes", data.class_names},
+                    {"skipped", problems_json(data.problems)}});
+}
+
 void report_pipeline_problems(const BoundSources& data, const Reporter& out) {
-    Json problems = Json::array();
-    for (const BatchSource* s : {data.train.get(), data.validation.get(), data.test.get()})
-        if (auto* pipe = dynamic_cast<const ImagePipeline*>(s))
-            for (const FileProblem& f : pipe->problems()) {
-                out.line("skipped " + f.path + ": " + f.reason);
-                problems.push_back({{"path", f.path}, {"reason", f.reason}});
-            }
-    if (!problems.empty()) out.object({{"event", "data_problems"}, {"skipped", problems}});
+    const std::vector<FileProblem> problems = pipeline_problems(data);
+    for (const FileProblem& f : problems) out.line("skipped " + f.path + ": " + f.reason);
+    if (!problems.empty()) out.object({{"event", "data_problems"}, {"skipped", problems_json(problems)}});
 }
 
 }  // namespace lf::cli

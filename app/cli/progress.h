@@ -1,12 +1,12 @@
 #pragma once
 // Prints trainer events as progress lines or JSON objects.
 #include "command.h"
+#include "layerforge/train/event_text.h"
 #include "layerforge/train/trainer.h"
 
 namespace lf::cli {
 
 Json metrics_json(const Metrics& m);
-std::string metrics_text(const Metrics& m);  // "loss 0.4123  accuracy 0.8512"
 
 class ProgressPrinter : public TrainObserver {
 public:

@@ -1,0 +1,37 @@
+#pragma once
+// The compute devices this build offers and what their memory holds, for the training panel's
+// device list and the memory gauges. Reading is cheap (a few small /proc files) and never
+// blocks on the engine, so the studio can poll it from a timer on the GUI thread.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lf {
+
+struct DeviceInfo {
+    std::string id;    // "cpu", later "cuda:0", ...
+    std::string kind;  // "cpu" | "cuda"
+    std::string name;  // "AMD EPYC 7B13 (2 threads)"
+    std::uint64_t total_memory = 0;  // bytes
+};
+
+struct DeviceList {
+    std::vector<DeviceInfo> devices;  // the CPU first
+    // Why no GPU is offered ("no CUDA backend in this build"); empty when one is.
+    std::string gpu_unavailable;
+};
+
+DeviceList list_devices();
+
+struct DeviceMemory {
+    std::uint64_t process = 0;      // this process: resident set (CPU) or its allocations (GPU)
+    std::uint64_t used = 0;         // every process together (total - available)
+    std::uint64_t total = 0;
+    std::uint64_t engine = 0;       // bytes the engine's models, plans and optimizers hold now
+    std::uint64_t engine_peak = 0;  // their highest total so far
+};
+
+// Throws lf::Error (Input) for a device id that list_devices() does not report.
+DeviceMemory device_memory(const std::string& device = "cpu");
+
+}  // namespace lf

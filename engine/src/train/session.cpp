@@ -1,0 +1,235 @@
+// TrainingSession: the steps of a training run around Trainer::fit, shared by the CLI and the
+// studio. The order matters and is the CLI's: settings are checked before the store is opened,
+// the store before the data is bound, and the run is created only when the data is there.
+#include "layerforge/train/session.h"
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
+#include "layerforge/store/checkpoint.h"
+#include "layerforge/store/run_recorder.h"
+#include "layerforge/store/weights_file.h"
+#include "layerforge/train/event_text.h"
+
+namespace lf {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// What the run trained with, for `runs compare`: the graph and the training and data settings.
+std::pair<std::string, std::string> snapshots(const Project& p) {
+    Json doc = Json::parse(serialize_project(p));
+    Json settings = {{"training", doc["training"]}, {"dataset", doc["dataset"]}};
+    return {doc["model"].dump(), settings.dump()};
+}
+
+// Fashion-MNIST: a checksum of the training tensors; image folders: of the file list and labels.
+std::string fingerprint(const BoundSources& data) {
+    std::string bytes;
+    if (data.scan) {
+        for (const LabeledFile& f : data.scan->train) bytes += f.path + '\n' + std::to_string(f.label) + '\n';
+    } else {
+        const TensorDataset& d = data.tensors.train;
+        bytes.assign(reinterpret_cast<const char*>(d.images.data()), d.images.size() * sizeof(float));
+        bytes.append(reinterpret_cast<const char*>(d.labels.data()), d.labels.size() * sizeof(std::int32_t));
+    }
+    return std::to_string(data.train->size()) + " samples " + crc32_hex(bytes);
+}
+
+RetentionPolicy retention(const SessionOptions& o, bool has_validation) {
+    if (o.keep < 1) throw input_error("checkpoints: keep must be at least 1");
+    if (o.best_mode != "auto" && o.best_mode != "min" && o.best_mode != "max")
+        throw input_error("checkpoints: the best mode must be min, max or auto");
+    RetentionPolicy r;
+    r.max_to_keep = o.keep;
+    r.best_metric = !o.best_metric.empty() ? o.best_metric : has_validation ? "val_loss" : "loss";
+    r.maximize = o.best_mode == "max" || (o.best_mode == "auto" && r.best_metric.find("acc") != std::string::npos);
+    return r;
+}
+
+std::string floats_text(const std::vector<float>& v) {
+    Json j = Json::array();
+    for (float x : v) j.push_back(x);
+    return j.dump();
+}
+
+}  // namespace
+
+// Trainer::fit clears pause and stop requests when it begins; this observer hands the ones
+// made before (while the data was being bound) to the trainer once its run has started.
+class TrainingSession::RequestGate : public TrainObserver {
+public:
+    explicit RequestGate(TrainingSession& s) : s_(s) {}
+    void on_event(const TrainEvent& e) override {
+        if (e.kind != EventKind::RunStarted) return;
+        std::lock_guard lock(s_.mutex_);
+        if (s_.stop_) s_.trainer_->request_stop();
+        else if (s_.pause_) s_.trainer_->request_pause();
+    }
+
+private:
+    TrainingSession& s_;
+};
+
+std::string default_weights_path(const std::string& project_path) {
+    std::filesystem::path p(project_path);
+    return (p.parent_path() / (p.stem().string() + ".weights.safetensors")).string();
+}
+
+std::unique_ptr<BoundSources> bind_project_data(const Project& p, const std::string& project_path) {
+    const Model model(p.graph);
+    BindOptions o;
+    o.input_shape = model.info(model.input_node()).layer.output;
+    o.batch_size = p.training.batch_size;
+    o.shuffle = p.training.shuffle;
+    const std::filesystem::path proj(project_path);
+    o.cache_file = (proj.parent_path() / (proj.stem().string() + ".lfcache")).string();
+    return bind_sources(p.dataset, p.training.seed, o);
+}
+
+std::vector<FileProblem> pipeline_problems(const BoundSources& data) {
+    std::vector<FileProblem> problems;
+    for (const BatchSource* s : {data.train.get(), data.validation.get(), data.test.get()})
+        if (auto* pipe = dynamic_cast<const ImagePipeline*>(s))
+            for (const FileProblem& f : pipe->problems()) problems.push_back(f);
+    return problems;
+}
+
+std::string data_summary(const BoundSources& data) {
+    auto count = [](const std::unique_ptr<BatchSource>& s) { return s ? std::to_string(s->size()) : std::string("no"); };
+    return "data: " + count(data.train) + " training, " + count(data.validation) + " validation, " +
+           count(data.test) + " test samples, " + std::to_string(data.class_names.size()) + " classes";
+}
+
+TrainingSession::TrainingSession(Project project, SessionOptions options, SessionListener* listener)
+    : project_(std::move(project)), options_(std::move(options)), listener_(listener ? listener : &silent_),
+      gate_(std::make_unique<RequestGate>(*this)) {}
+
+TrainingSession::~TrainingSession() = default;
+
+void TrainingSession::set_trainer(Trainer* t) {
+    std::lock_guard lock(mutex_);
+    trainer_ = t;
+}
+
+void TrainingSession::request_pause() {
+    std::lock_guard lock(mutex_);
+    pause_ = true;
+    if (trainer_) trainer_->request_pause();
+}
+
+void TrainingSession::request_resume() {
+    std::lock_guard lock(mutex_);
+    pause_ = false;
+    if (trainer_) trainer_->request_resume();
+}
+
+void TrainingSession::request_stop() {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    if (trainer_) trainer_->request_stop();
+}
+
+SessionResult TrainingSession::run() {
+    Project& p = project_;
+    const SessionOptions& o = options_;
+    SessionListener& out = *listener_;
+    Model model(p.graph);
+    model.init_weights(std::uint64_t(p.training.seed));
+    Trainer trainer(model, p.training);
+    trainer.add_observer(gate_.get());
+    for (TrainObserver* obs : o.observers) trainer.add_observer(obs);
+    trainer.set_log_every(o.log_every);
+    // Before the data: a store that cannot be written stops here.
+    RunStore store(o.store_path.empty() ? RunStore::path_for_project(o.project_path) : o.store_path, true);
+
+    std::unique_ptr<BoundSources> data = bind_project_data(p, o.project_path);
+    out.on_line(data_summary(*data));
+    for (const FileProblem& f : data->problems) out.on_line("skipped " + f.path + ": " + f.reason);
+    out.on_data_bound(*data);
+    if (p.dataset.kind == "image-folder" && p.dataset.classes.empty() && o.fix_class_list) {
+        p.dataset.classes = data->class_names;
+        if (o.write_project) {
+            save_project(p, o.project_path);
+            out.on_line("saved the class list in " + o.project_path);
+        }
+    }
+    const RetentionPolicy policy = retention(o, bool(data->validation));
+
+    SessionResult result;
+    result.class_names = data->class_names;
+    std::optional<TrainState> resume;
+    if (o.resume) {
+        CheckpointInfo c = store.resolve(o.resume->empty() ? "latest" : *o.resume, o.resume_run);
+        resume = restore_checkpoint(model, trainer.optimizer(), store.checkpoint_blob(c.id),
+                                    store.path() + " checkpoint " + std::to_string(c.id));
+        result.run = c.run;
+        store.delete_metrics_after(result.run, c.step);
+        store.set_status(result.run, "running");
+        out.on_line("resuming run " + std::to_string(result.run) + " from " + c.name() + " (id " +
+                    std::to_string(c.id) + ", epoch " + std::to_string(c.epoch) + ")");
+        out.on_resumed(result.run, c);
+    } else {
+        auto [graph, settings] = snapshots(p);
+        RunInfo r;
+        r.name = !o.run_name.empty() ? o.run_name : p.name.empty() ? std::string("run") : p.name;
+        r.graph = graph;
+        r.settings = settings;
+        r.dataset_fingerprint = fingerprint(*data);
+        r.device = o.device;
+        r.notes = o.notes;
+        result.run = store.create_run(r);
+        out.on_line("run " + std::to_string(result.run) + " recorded in " + store.path());
+        out.on_run_created(result.run, store.path());
+    }
+
+    RunRecorder recorder(store, result.run, model, trainer.optimizer(), policy);
+    recorder.on_saved = [&](const CheckpointInfo& c) {
+        out.on_line("checkpoint " + c.name() + " saved (id " + std::to_string(c.id) + ")");
+        out.on_checkpoint(c);
+    };
+    trainer.add_observer(&recorder);
+    trainer.set_checkpointing(o.checkpoints, &recorder);
+    set_trainer(&trainer);
+    try {
+        result.fit = trainer.fit(*data->train, data->validation.get(), resume ? &*resume : nullptr);
+    } catch (...) {  // bad input found by the fit, out of memory: the run ends as failed, its checkpoints stay
+        set_trainer(nullptr);
+        recorder.finish("failed");
+        throw;
+    }
+    set_trainer(nullptr);
+    recorder.finish(result.fit.status);
+    const std::vector<FileProblem> problems = pipeline_problems(*data);
+    for (const FileProblem& f : problems) out.on_line("skipped " + f.path + ": " + f.reason);
+    if (!problems.empty()) out.on_pipeline_problems(problems);
+    if (result.fit.status == "failed") return result;
+
+    if (data->test) {
+        result.test = trainer.evaluate(*data->test);
+        std::vector<MetricRow> rows;
+        for (const auto& [k, v] : result.test->metrics)
+            rows.push_back({result.run, trainer.optimizer().iterations(), 0, "test", k, v, 0});
+        store.append_metrics(rows);
+    }
+    result.weights_path = !o.weights_path.empty() ? o.weights_path : default_weights_path(o.project_path);
+    std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
+                                               {"classes", Json(data->class_names).dump()}};
+    if (!data->mean.empty()) meta["mean"] = floats_text(data->mean), meta["std"] = floats_text(data->std);
+    result.weights = encode_weights(model, meta);
+    write_file_atomic(result.weights_path, result.weights, "weights");
+
+    if (result.test)
+        out.on_line("test  " + metrics_text(result.test->metrics) + "  (" + std::to_string(result.test->samples) +
+                    " samples)");
+    else
+        out.on_line("no test split (add a test/ folder beside train/ to get one)");
+    out.on_line("weights saved to " + result.weights_path);
+    return result;
+}
+
+}  // namespace lf
