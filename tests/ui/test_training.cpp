@@ -1,0 +1,356 @@
+// The Train workspace: the controller trains a tiny model on a generated image folder on its
+// background thread; events, progress, checkpoints, pause/resume/stop, weights into the
+// session, failures reported without blocking the UI; the device gauge, the log dock and the
+// error banner.
+#include <QComboBox>
+#include <QDockWidget>
+#include <QGroupBox>
+#include <QImage>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "document/project_document.h"
+#include "layerforge/core/device.h"
+#include "layerforge/core/error.h"
+#include "layerforge/store/run_store.h"
+#include "mainwindow/main_window.h"
+#include "session/studio_session.h"
+#include "training/device_gauge.h"
+#include "training/error_banner.h"
+#include "training/log_view.h"
+#include "training/run_options_form.h"
+#include "training/training_panel.h"
+#include "training/training_progress.h"
+#include "training/training_settings_form.h"
+#include "ui_test_util.h"
+
+using namespace lf;
+using namespace lf::ui;
+
+namespace {
+
+// ROOT/{train,test}/{dark,mid,light}/N.png: 8x8 grey images whose brightness gives the class.
+void writeImageFolder(const QString& root) {
+    const QStringList classes{"dark", "mid", "light"};
+    for (const char* split : {"train", "test"})
+        for (int c = 0; c < classes.size(); ++c) {
+            const QString dir = root + "/" + split + "/" + classes[c];
+            QDir().mkpath(dir);
+            const int count = QString(split) == "train" ? 20 : 4;
+            for (int i = 0; i < count; ++i) {
+                QImage img(8, 8, QImage::Format_Grayscale8);
+                for (int y = 0; y < 8; ++y)
+                    for (int x = 0; x < 8; ++x) {
+                        const int v = 40 + 80 * c + (x * 7 + y * 3 + i) % 30;
+                        img.setPixel(x, y, qRgb(v, v, v));
+                    }
+                QVERIFY(img.save(dir + QString("/%1.png").arg(i)));
+            }
+        }
+}
+
+Project tinyProject(const QString& dataset, std::int64_t epochs) {
+    Project p;
+    p.name = "tiny";
+    p.graph.nodes = {{"input", "Input", "input", {{"shape", IntList{8, 8, 1}}}, 0, 0},
+                     {"flatten", "Flatten", "flatten", {}, 0, 0},
+                     {"dense", "Dense", "dense", {{"units", std::int64_t(3)}}, 0, 0},
+                     {"softmax", "Softmax", "softmax", {}, 0, 0}};
+    p.graph.edges = {{{"input", 0}, {"flatten", 0}}, {{"flatten", 0}, {"dense", 0}}, {{"dense", 0}, {"softmax", 0}}};
+    p.dataset.kind = "image-folder";
+    p.dataset.path = dataset.toStdString();
+    p.dataset.validation = "none";
+    p.dataset.image["cache"] = std::string("memory");
+    p.training.batch_size = 4;
+    p.training.epochs = epochs;
+    p.training.optimizer = {"SGD", {{"learning_rate", 0.05}}};
+    return p;
+}
+
+int countKind(const QSignalSpy& spy, EventKind kind) {
+    int n = 0;
+    for (const auto& args : spy) n += args.at(0).value<lf::TrainEvent>().kind == kind;
+    return n;
+}
+
+}  // namespace
+
+class TestTraining : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString data_;
+
+    // A document saved nowhere but named in the temporary folder: its store goes beside it.
+    void setUp(ProjectDocument& doc, const QString& name, std::int64_t epochs, const QString& dataset = {}) {
+        doc.reset(tinyProject(dataset.isEmpty() ? data_ : dataset, epochs), dir_.filePath(name + ".lfproj"));
+    }
+
+    static void fast(TrainingController& c) {
+        TrainingOptions o = c.options();
+        o.logEvery = 1;
+        o.eventIntervalMs = 0;
+        c.setOptions(o);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+        data_ = dir_.filePath("images");
+        writeImageFolder(data_);
+    }
+
+    void trainsToTheEndWithCheckpointsAndWeights() {
+        ProjectDocument doc;
+        setUp(doc, "finish", 3);
+        StudioSession session(&doc);
+        TrainingController c(&session);
+        fast(c);
+        QSignalSpy started(&c, &TrainingController::started), events(&c, &TrainingController::trainEvent),
+            ckpts(&c, &TrainingController::checkpointSaved), finished(&c, &TrainingController::finished),
+            weights(&session, &StudioSession::weightsChanged), store(&session, &StudioSession::storeChanged),
+            lines(&c, &TrainingController::logLine);
+        QVERIFY(c.start());
+        QCOMPARE(c.state(), TrainingController::State::Running);
+        QVERIFY(!c.start());  // one run at a time
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 8000);
+        QCOMPARE(finished[0][0].toString(), QString("finished"));
+        QCOMPARE(c.state(), TrainingController::State::Idle);
+        QCOMPARE(started.size(), 1);
+        const qint64 run = started[0][0].toLongLong();
+        QVERIFY(run > 0);
+        QCOMPARE(countKind(events, EventKind::RunStarted), 1);
+        QCOMPARE(countKind(events, EventKind::EpochEnd), 3);
+        QVERIFY(countKind(events, EventKind::Step) >= 3);
+        // Steps advance and the last event reached the end: 60 images / 4 = 15 steps per epoch.
+        std::int64_t last = 0;
+        for (const auto& a : events) {
+            const auto e = a.at(0).value<lf::TrainEvent>();
+            QVERIFY(e.step >= last);
+            last = e.step;
+        }
+        QCOMPARE(last, std::int64_t(45));
+        QVERIFY(ckpts.size() >= 3);  // one per epoch
+        RunStore runs(session.storePath().toStdString(), false);
+        QCOMPARE(runs.run(run).status, std::string("finished"));
+        const auto saved = runs.checkpoints(run);
+        QVERIFY(!saved.empty());
+        QCOMPARE(saved.back().step, std::int64_t(45));
+        QVERIFY(store.size() >= ckpts.size());
+        // The trained weights are the session's now and differ from a fresh initialisation.
+        QCOMPARE(weights.size(), 1);
+        QVERIFY(session.hasWeights());
+        QCOMPARE(session.weightsOrigin(), QString("run %1").arg(run));
+        auto trained = session.makeModel();
+        Model fresh(doc.graph());
+        fresh.init_weights(std::uint64_t(doc.project().training.seed));
+        QVERIFY(trained->weights() != fresh.weights());
+        // The first scan's class list went into the document, as an undoable edit.
+        QCOMPARE(doc.project().dataset.classes, (std::vector<std::string>{"dark", "light", "mid"}));
+        QVERIFY(doc.isModified());
+        bool sawWeightsLine = false;
+        for (const auto& a : lines) sawWeightsLine |= a.at(0).toString().startsWith("weights saved to");
+        QVERIFY(sawWeightsLine);
+    }
+
+    void pauseResumeAndStopFromThePanel() {
+        ProjectDocument doc;
+        setUp(doc, "pause", 100000);  // far longer than the test: it ends by Stop
+        StudioSession session(&doc);
+        TrainingPanel panel(&session);
+        TrainingController& c = *panel.controller();
+        fast(c);
+        QSignalSpy events(&c, &TrainingController::trainEvent), finished(&c, &TrainingController::finished),
+            states(&c, &TrainingController::stateChanged);
+        QVERIFY(panel.startButton()->isEnabled() && !panel.pauseButton()->isEnabled());
+        panel.startButton()->click();
+        QVERIFY(!panel.startButton()->isEnabled() && panel.pauseButton()->isEnabled() && panel.stopButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(countKind(events, EventKind::Step) >= 5, 5000);
+        QVERIFY(panel.progress()->bar()->value() > 0);
+
+        panel.pauseButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(c.state(), TrainingController::State::Paused, 3000);
+        QVERIFY(panel.resumeButton()->isEnabled() && !panel.pauseButton()->isEnabled());
+        const int stepsAtPause = countKind(events, EventKind::Step);
+        const int barAtPause = panel.progress()->bar()->value();
+        QTest::qWait(600);  // the engine thread sits in its pause: no steps, the UI keeps running
+        QCOMPARE(countKind(events, EventKind::Step), stepsAtPause);
+        QCOMPARE(panel.progress()->bar()->value(), barAtPause);
+
+        panel.resumeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(countKind(events, EventKind::Step) > stepsAtPause + 3, 3000);
+        QCOMPARE(c.state(), TrainingController::State::Running);
+        QVERIFY(panel.progress()->bar()->value() > barAtPause);
+
+        panel.stopButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        QCOMPARE(finished[0][0].toString(), QString("stopped"));
+        QCOMPARE(countKind(events, EventKind::Stopped), 1);
+        QVERIFY(panel.startButton()->isEnabled() && !panel.stopButton()->isEnabled());
+        RunStore runs(session.storePath().toStdString(), false);
+        QCOMPARE(runs.run(c.runId()).status, std::string("stopped"));
+        QVERIFY(!runs.checkpoints(c.runId()).empty());  // the end of a stopped run checkpoints
+        QVERIFY(session.hasWeights());
+    }
+
+    void resumeFromACheckpointContinuesTheRun() {
+        ProjectDocument doc;
+        setUp(doc, "resume", 2);
+        StudioSession session(&doc);
+        TrainingController c(&session);
+        fast(c);
+        QSignalSpy finished(&c, &TrainingController::finished);
+        QVERIFY(c.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 8000);
+        RunStore runs(session.storePath().toStdString(), false);
+        const CheckpointInfo first = runs.checkpoints(c.runId()).front();  // after epoch 1
+        QCOMPARE(first.step, std::int64_t(15));
+        const qint64 run = c.runId();
+        QSignalSpy events(&c, &TrainingController::trainEvent);
+        QVERIFY(c.resumeFrom(first.id));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 8000);
+        QCOMPARE(finished[1][0].toString(), QString("finished"));
+        QCOMPARE(c.runId(), run);  // the same run, not a new one
+        QCOMPARE(runs.runs().size(), std::size_t(1));
+        QCOMPARE(countKind(events, EventKind::EpochEnd), 1);  // only epoch 2 was left
+        QCOMPARE(events.last().at(0).value<lf::TrainEvent>().step, std::int64_t(30));
+    }
+
+    void failuresEndTheRunAndTheWindowStaysUsable() {
+        MainWindow w(dir_.filePath("recovery.lfproj"), 3600000);
+        ProjectDocument& doc = *w.document();
+        setUp(doc, "fail", 2, dir_.filePath("no-such-folder"));
+        auto* panel = w.findChild<TrainingPanel*>();
+        QVERIFY(panel);
+        TrainingController& c = *panel->controller();
+        fast(c);
+        auto* banner = w.findChild<ErrorBanner*>();
+        auto* log = w.findChild<LogView*>();
+        QVERIFY(banner && log);
+        QVERIFY(banner->isHidden());
+        QSignalSpy failed(&c, &TrainingController::failed), finished(&c, &TrainingController::finished);
+        QVERIFY(c.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        QCOMPARE(finished[0][0].toString(), QString("failed"));
+        QCOMPARE(failed.size(), 1);
+        const QString message = failed[0][0].toString();
+        QVERIFY2(message.contains("no-such-folder"), qPrintable(message));
+        QVERIFY(!banner->isHidden());
+        QVERIFY(banner->message().contains("no-such-folder"));
+        QVERIFY(log->toPlainText().contains("no-such-folder"));
+        QCOMPARE(c.state(), TrainingController::State::Idle);
+        QVERIFY(panel->startButton()->isEnabled());
+        QVERIFY(!w.session()->hasWeights());
+
+        // A learning rate that overflows the weights: the loss turns NaN or infinite.
+        TrainingConfig t = doc.project().training;
+        t.optimizer.params["learning_rate"] = 1e38;
+        Project p = tinyProject(data_, 2);
+        p.training = t;
+        doc.reset(p, dir_.filePath("nan.lfproj"));
+        QVERIFY(c.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 5000);
+        QCOMPARE(finished[1][0].toString(), QString("failed"));
+        QVERIFY2(failed.last()[0].toString().contains("loss became"), qPrintable(failed.last()[0].toString()));
+        QVERIFY(banner->message().contains("loss became"));
+        RunStore runs(w.session()->storePath().toStdString(), false);
+        QCOMPARE(runs.run(c.runId()).status, std::string("failed"));
+
+        // Fixed, the same window trains again; the banner goes when the new run starts.
+        p.training.optimizer.params["learning_rate"] = 0.05;
+        doc.reset(p, dir_.filePath("nan.lfproj"));
+        QVERIFY(c.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 3, 8000);
+        QCOMPARE(finished[2][0].toString(), QString("finished"));
+        QVERIFY(banner->isHidden());
+        QVERIFY(w.session()->hasWeights());
+    }
+
+    void trainWorkspaceAndLogDockInTheWindow() {
+        MainWindow w(dir_.filePath("recovery2.lfproj"), 3600000);
+        QStringList tabs;
+        for (int i = 0; i < w.workspaces()->count(); ++i) tabs << w.workspaces()->tabText(i);
+        QVERIFY(tabs.contains("Train"));
+        auto* dock = w.findChild<QDockWidget*>("logDock");
+        QVERIFY(dock);
+        QCOMPARE(w.dockWidgetArea(dock), Qt::BottomDockWidgetArea);
+        w.show();
+        w.workspaces()->setCurrentIndex(int(tabs.indexOf("Train")));
+        QVERIFY(dock->isVisible());  // the log stays on every workspace
+        auto* panel = w.findChild<TrainingPanel*>();
+        auto* charts = new QLabel("charts");
+        panel->setChartsWidget(charts);
+        QCOMPARE(panel->chartsWidget(), charts);
+        QVERIFY(!panel->findChild<QLabel*>("chartsPlaceholder"));
+    }
+
+    void settingsEditsAreUndoable() {
+        ProjectDocument doc;
+        loadTemplate(doc, "fashion_mlp.lfproj");
+        TrainingSettingsForm form(&doc);
+        const std::int64_t epochs = doc.project().training.epochs;
+        form.epochs()->setValue(int(epochs) + 3);
+        QCOMPARE(doc.project().training.epochs, epochs + 3);
+        form.earlyStopping()->setChecked(true);
+        form.earlyPatience()->setValue(2);
+        QCOMPARE(doc.project().training.callbacks.back().type, std::string("EarlyStopping"));
+        QCOMPARE(std::get<std::int64_t>(doc.project().training.callbacks.back().params.at("patience")), std::int64_t(2));
+        doc.undoStack()->undo();  // the edits merged into one step
+        QCOMPARE(doc.project().training.epochs, epochs);
+        QCOMPARE(form.epochs()->value(), int(epochs));
+        QVERIFY(!form.earlyStopping()->isChecked());
+        form.optimizer()->setCurrentText("SGD");
+        QCOMPARE(doc.project().training.optimizer.type, std::string("SGD"));
+    }
+
+    void runOptionsListTheDevicesAndReachTheController() {
+        ProjectDocument doc;
+        StudioSession session(&doc);
+        TrainingPanel panel(&session);
+        RunOptionsForm* o = panel.runOptions();
+        QCOMPARE(o->device()->count(), 1);
+        QCOMPARE(o->device()->itemData(0).toString(), QString("cpu"));
+        QVERIFY(o->gpuNote().contains("no CUDA backend"));
+        o->everySteps()->setValue(7);
+        o->keep()->setValue(2);
+        QCOMPARE(panel.controller()->options().checkpointEverySteps, qint64(7));
+        QCOMPARE(panel.controller()->options().keep, qint64(2));
+    }
+
+    void deviceApiAndGauge() {
+        const DeviceList devices = list_devices();
+        QCOMPARE(devices.devices.size(), std::size_t(1));
+        QCOMPARE(devices.devices[0].id, std::string("cpu"));
+        QVERIFY(!devices.devices[0].name.empty());
+        QVERIFY(devices.devices[0].total_memory > 0);
+        QVERIFY(!devices.gpu_unavailable.empty());
+        const DeviceMemory m = device_memory("cpu");
+        QVERIFY(m.process > 0 && m.process < m.total);
+        QVERIFY(m.used > 0 && m.used <= m.total);
+        QVERIFY_THROWS_EXCEPTION(lf::Error, device_memory("cuda:0"));
+
+        DeviceGauge gauge;
+        QVERIFY(gauge.interval() <= 500);  // at least twice a second
+        const int first = gauge.updates();
+        QTest::qWait(1100);
+        QVERIFY(gauge.updates() >= first + 2);
+        {
+            Model big(tinyProject(data_, 1).graph);  // the engine's account grows while it lives
+            gauge.refresh();
+            QVERIFY(gauge.reading().engine > 0);
+        }
+        gauge.refresh();
+        QVERIFY(gauge.peaks().engine >= gauge.reading().engine);
+        QVERIFY(gauge.peaks().process >= gauge.reading().process);
+    }
+};
+
+QTEST_MAIN(TestTraining)
+#include "test_training.moc"

@@ -1,0 +1,38 @@
+#include "training/error_banner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+
+namespace lf::ui {
+
+ErrorBanner::ErrorBanner(QWidget* parent) : QFrame(parent), text_(new QLabel), close_(new QToolButton) {
+    setObjectName("errorBanner");
+    setStyleSheet("#errorBanner { background: #fdecea; border: 1px solid #e57373; border-radius: 3px; }"
+                  "#errorBanner QLabel { color: #611a15; }");
+    text_->setWordWrap(true);
+    text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    close_->setText(QStringLiteral("✕"));
+    close_->setAutoRaise(true);
+    close_->setToolTip(tr("Dismiss"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 4, 4);
+    layout->addWidget(text_, 1);
+    layout->addWidget(close_, 0, Qt::AlignTop);
+    connect(close_, &QToolButton::clicked, this, &ErrorBanner::dismiss);
+    hide();
+}
+
+QString ErrorBanner::message() const { return isHidden() ? QString() : text_->text(); }
+
+void ErrorBanner::showMessage(const QString& message) {
+    text_->setText(message);
+    show();
+}
+
+void ErrorBanner::dismiss() {
+    text_->clear();
+    hide();
+}
+
+}  // namespace lf::ui

@@ -1,0 +1,41 @@
+#pragma once
+// The options of the next run that the project does not hold: checkpoint policy (every N steps
+// or epochs, keep N, keep the best by a metric) and the device, listed from the engine's
+// device API with the reason when no GPU is offered.
+#include <QWidget>
+
+#include "training/training_types.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace lf::ui {
+
+class RunOptionsForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunOptionsForm(QWidget* parent = nullptr);
+
+    TrainingOptions options(TrainingOptions base = {}) const;  // base with this form's values
+    void setOptions(const TrainingOptions& o);
+
+    QSpinBox* everySteps() const { return everySteps_; }
+    QSpinBox* everyEpochs() const { return everyEpochs_; }
+    QSpinBox* keep() const { return keep_; }
+    QComboBox* bestMetric() const { return bestMetric_; }
+    QComboBox* bestMode() const { return bestMode_; }
+    QComboBox* device() const { return device_; }
+    QString gpuNote() const;
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    QSpinBox *everySteps_, *everyEpochs_, *keep_;
+    QComboBox *bestMetric_, *bestMode_, *device_;
+    QLabel* gpuNote_;
+};
+
+}  // namespace lf::ui

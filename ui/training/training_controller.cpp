@@ -1,0 +1,137 @@
+#include "training/training_controller.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QThread>
+
+#include "document/project_document.h"
+#include "document/set_training.h"
+#include "layerforge/train/session.h"
+#include "session/studio_session.h"
+#include "training/training_worker.h"
+
+namespace lf::ui {
+
+namespace {
+
+// Where the decode cache and the weights go: beside the project, or beside the untitled store.
+QString projectPathFor(const StudioSession& s) {
+    if (!s.projectPath().isEmpty()) return s.projectPath();
+    return QFileInfo(s.storePath()).dir().filePath("untitled.lfproj");
+}
+
+}  // namespace
+
+TrainingController::TrainingController(StudioSession* session, QObject* parent)
+    : QObject(parent), session_(session), thread_(new QThread(this)) {
+    qRegisterMetaType<lf::TrainEvent>();
+    qRegisterMetaType<lf::ui::TrainingOutcome>();
+    thread_->setObjectName("training");
+    thread_->start();
+}
+
+TrainingController::~TrainingController() {
+    if (run_) run_->request_stop();
+    thread_->quit();
+    thread_->wait();  // application exit: the run stops at its next step
+    delete worker_.data();
+}
+
+bool TrainingController::start() { return launch(QString()); }
+
+bool TrainingController::resumeFrom(qint64 checkpointId) { return launch(QString::number(checkpointId)); }
+
+bool TrainingController::launch(const QString& resumeSpec) {
+    if (isActive()) {
+        Q_EMIT logLine(tr("A training run is already going; stop it first."));
+        return false;
+    }
+    SessionOptions o;
+    o.project_path = projectPathFor(*session_).toStdString();
+    o.store_path = session_->storePath().toStdString();
+    o.checkpoints.every_steps = options_.checkpointEverySteps;
+    o.checkpoints.every_epochs = options_.checkpointEveryEpochs;
+    o.keep = options_.keep;
+    o.best_metric = options_.bestMetric.toStdString();
+    o.best_mode = options_.bestMode.toStdString();
+    o.device = options_.device.toStdString();
+    o.log_every = options_.logEvery;
+    o.write_project = false;  // the class list goes through the document (onDone)
+    if (!resumeSpec.isEmpty()) o.resume = resumeSpec.toStdString();
+
+    auto* worker = new TrainingWorker(options_.eventIntervalMs);
+    o.observers.push_back(worker);
+    run_ = std::make_shared<TrainingSession>(session_->document()->project(), std::move(o), worker);
+    worker->setSession(run_);
+    worker->moveToThread(thread_);
+    connect(worker, &TrainingWorker::runRecorded, this, [this](qint64 id) {
+        runId_ = id;
+        Q_EMIT started(id);
+    });
+    connect(worker, &TrainingWorker::trainEvent, this, &TrainingController::onEvent);
+    connect(worker, &TrainingWorker::checkpointSaved, this, [this](qint64 id) {
+        session_->notifyStoreChanged();
+        Q_EMIT checkpointSaved(id);
+    });
+    connect(worker, &TrainingWorker::logLine, this, &TrainingController::logLine);
+    connect(worker, &TrainingWorker::done, this, &TrainingController::onDone);
+    worker_ = worker;
+    runId_ = 0;
+    setState(State::Running);
+    Q_EMIT logLine(resumeSpec.isEmpty() ? tr("starting a new run of %1").arg(session_->document()->displayName())
+                                        : tr("resuming from checkpoint %1").arg(resumeSpec));
+    QMetaObject::invokeMethod(worker, &TrainingWorker::run, Qt::QueuedConnection);
+    return true;
+}
+
+void TrainingController::pause() {
+    if (state_ != State::Running || !run_) return;
+    run_->request_pause();
+}
+
+void TrainingController::resume() {
+    if (state_ != State::Paused || !run_) return;
+    run_->request_resume();
+}
+
+void TrainingController::stop() {
+    if (!run_ || state_ == State::Idle || state_ == State::Stopping) return;
+    run_->request_stop();
+    setState(State::Stopping);
+}
+
+void TrainingController::onEvent(const lf::TrainEvent& e) {
+    if (state_ != State::Stopping) {
+        if (e.kind == EventKind::Paused) setState(State::Paused);
+        else if (e.kind == EventKind::Resumed) setState(State::Running);
+    }
+    Q_EMIT trainEvent(e);
+}
+
+// The run's end: weights into the session, a first scan's class list into the document.
+void TrainingController::onDone(const lf::ui::TrainingOutcome& outcome) {
+    if (worker_) worker_->deleteLater();
+    worker_ = nullptr;
+    run_.reset();
+    if (outcome.run) runId_ = outcome.run;
+    if (!outcome.weights.isEmpty()) session_->setWeights(outcome.weights.toStdString(), tr("run %1").arg(outcome.run));
+    if (outcome.run) session_->notifyStoreChanged();  // the run's final status
+    ProjectDocument* doc = session_->document();
+    if (doc->project().dataset.kind == "image-folder" && doc->project().dataset.classes.empty() &&
+        !outcome.classNames.isEmpty()) {
+        DatasetBinding d = doc->project().dataset;
+        for (const QString& c : outcome.classNames) d.classes.push_back(c.toStdString());
+        doc->push(new SetTrainingCommand(doc, doc->project().training, d));
+    }
+    setState(State::Idle);
+    if (outcome.status == "failed") Q_EMIT failed(outcome.message);
+    Q_EMIT finished(outcome.status, outcome.message);
+}
+
+void TrainingController::setState(State s) {
+    if (s == state_) return;
+    state_ = s;
+    Q_EMIT stateChanged(s);
+}
+
+}  // namespace lf::ui

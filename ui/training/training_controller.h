@@ -1,0 +1,74 @@
+#pragma once
+// Runs training for the studio on a background thread (a QThread with a TrainingWorker) so the
+// GUI thread never waits on the engine. start() trains a snapshot of the document's project
+// as it is at that moment (an unsaved project records its run in StudioSession::storePath());
+// engine events come back as queued signals. When a run ends with weights they become the
+// session's current weights, and every committed checkpoint calls notifyStoreChanged().
+#include <QObject>
+#include <QPointer>
+#include <memory>
+
+#include "training/training_types.h"
+
+class QThread;
+
+namespace lf {
+class TrainingSession;
+}
+
+namespace lf::ui {
+
+class StudioSession;
+class TrainingWorker;
+
+class TrainingController : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Idle, Running, Paused, Stopping };
+    Q_ENUM(State)
+
+    explicit TrainingController(StudioSession* session, QObject* parent = nullptr);
+    ~TrainingController() override;  // stops a run and waits for it: only at application exit
+
+    StudioSession* session() const { return session_; }
+    const TrainingOptions& options() const { return options_; }
+    void setOptions(const TrainingOptions& options) { options_ = options; }
+
+    State state() const { return state_; }
+    bool isActive() const { return state_ != State::Idle; }
+    qint64 runId() const { return runId_; }  // the current or last run; 0 before any
+
+    // false (and a log line saying so) when a run is already going. Errors found later (the
+    // graph, the data, the store) end the run with failed() and finished("failed", ...).
+    bool start();
+    bool resumeFrom(qint64 checkpointId);  // continues that checkpoint's run
+    void pause();
+    void resume();
+    void stop();
+
+Q_SIGNALS:
+    void stateChanged(lf::ui::TrainingController::State state);
+    void started(qint64 runId);                 // the run is recorded in the store
+    void trainEvent(const lf::TrainEvent& e);  // RunStarted, coalesced Steps, EpochEnd, Paused, ...
+    void checkpointSaved(qint64 checkpointId);
+    // Every run ends with finished(status, message): finished, early_stopped, stopped or failed.
+    void finished(const QString& status, const QString& message);
+    void failed(const QString& message);  // before finished("failed", ...)
+    void logLine(const QString& text);
+
+private:
+    bool launch(const QString& resumeSpec);
+    void onEvent(const lf::TrainEvent& e);
+    void onDone(const lf::ui::TrainingOutcome& outcome);
+    void setState(State s);
+
+    StudioSession* session_;
+    TrainingOptions options_;
+    QThread* thread_;
+    QPointer<TrainingWorker> worker_;
+    std::shared_ptr<TrainingSession> run_;
+    State state_ = State::Idle;
+    qint64 runId_ = 0;
+};
+
+}  // namespace lf::ui

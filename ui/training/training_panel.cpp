@@ -1,0 +1,115 @@
+#include "training/training_panel.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "session/studio_session.h"
+#include "training/device_gauge.h"
+#include "training/run_options_form.h"
+#include "training/training_progress.h"
+#include "training/training_settings_form.h"
+
+namespace lf::ui {
+
+namespace {
+
+QGroupBox* group(const QString& title, QWidget* content) {
+    auto* g = new QGroupBox(title);
+    auto* l = new QVBoxLayout(g);
+    l->addWidget(content);
+    return g;
+}
+
+}  // namespace
+
+TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
+    : QWidget(parent), controller_(new TrainingController(session, this)),
+      settings_(new TrainingSettingsForm(session->document())), runOptions_(new RunOptionsForm),
+      progress_(new TrainingProgress), gauge_(new DeviceGauge), chartsSplitter_(new QSplitter(Qt::Vertical)),
+      start_(new QPushButton(tr("Start"))), pause_(new QPushButton(tr("Pause"))),
+      resume_(new QPushButton(tr("Resume"))), stop_(new QPushButton(tr("Stop"))) {
+    setObjectName("trainPanel");
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(group(tr("Training settings"), settings_));
+    leftLayout->addWidget(group(tr("Checkpoints and device"), runOptions_));
+    leftLayout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+
+    auto* placeholder = new QLabel(tr("Live charts appear here."));
+    placeholder->setAlignment(Qt::AlignCenter);
+    placeholder->setObjectName("chartsPlaceholder");
+    chartsSplitter_->addWidget(placeholder);
+    chartsSplitter_->addWidget(group(tr("Memory"), gauge_));
+    chartsSplitter_->setStretchFactor(0, 4);
+    chartsSplitter_->setStretchFactor(1, 1);
+
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->addWidget(buildControls());
+    rightLayout->addWidget(progress_);
+    rightLayout->addWidget(chartsSplitter_, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    controller_->setOptions(runOptions_->options(controller_->options()));
+    connect(runOptions_, &RunOptionsForm::changed, this, [this] {
+        controller_->setOptions(runOptions_->options(controller_->options()));
+        gauge_->setDevice(controller_->options().device);
+    });
+    connect(controller_, &TrainingController::stateChanged, this, &TrainingPanel::updateButtons);
+    connect(controller_, &TrainingController::trainEvent, progress_, &TrainingProgress::showTrainEvent);
+    connect(controller_, &TrainingController::finished, progress_, &TrainingProgress::showEnd);
+    updateButtons();
+}
+
+QWidget* TrainingPanel::buildControls() {
+    auto* row = new QWidget;
+    auto* l = new QHBoxLayout(row);
+    l->setContentsMargins(0, 0, 0, 0);
+    for (QPushButton* b : {start_, pause_, resume_, stop_}) l->addWidget(b);
+    l->addStretch(1);
+    start_->setToolTip(tr("Train the project as it is now; later edits apply to the next run"));
+    connect(start_, &QPushButton::clicked, this, [this] {
+        progress_->clear();
+        controller_->start();
+    });
+    connect(pause_, &QPushButton::clicked, controller_, &TrainingController::pause);
+    connect(resume_, &QPushButton::clicked, controller_, &TrainingController::resume);
+    connect(stop_, &QPushButton::clicked, controller_, &TrainingController::stop);
+    return row;
+}
+
+void TrainingPanel::updateButtons() {
+    using S = TrainingController::State;
+    const S s = controller_->state();
+    start_->setEnabled(s == S::Idle);
+    pause_->setEnabled(s == S::Running);
+    resume_->setEnabled(s == S::Paused);
+    stop_->setEnabled(s == S::Running || s == S::Paused);
+    runOptions_->setEnabled(s == S::Idle);
+}
+
+void TrainingPanel::setChartsWidget(QWidget* charts) {
+    QWidget* old = chartsSplitter_->widget(0);
+    chartsSplitter_->replaceWidget(0, charts);
+    delete old;
+    chartsSplitter_->setStretchFactor(0, 4);
+}
+
+QWidget* TrainingPanel::chartsWidget() const { return chartsSplitter_->widget(0); }
+
+}  // namespace lf::ui

@@ -1,0 +1,54 @@
+#pragma once
+// The Train workspace: the project's training settings and the next run's options on the
+// left; on the right Start / Pause / Resume / Stop, the progress, a place for the live charts
+// (setChartsWidget) and the device memory gauge. The panel owns the TrainingController; other
+// panels reach it through controller() (charts: trainEvent; checkpoint browser: resumeFrom).
+#include <QWidget>
+
+#include "training/training_controller.h"
+
+class QPushButton;
+class QSplitter;
+
+namespace lf::ui {
+
+class DeviceGauge;
+class RunOptionsForm;
+class StudioSession;
+class TrainingProgress;
+class TrainingSettingsForm;
+
+class TrainingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingPanel(StudioSession* session, QWidget* parent = nullptr);
+
+    TrainingController* controller() const { return controller_; }
+    // Puts the live-chart widget above the gauge (the panel takes ownership); replaces the
+    // placeholder or an earlier chart widget.
+    void setChartsWidget(QWidget* charts);
+    QWidget* chartsWidget() const;
+
+    TrainingSettingsForm* settingsForm() const { return settings_; }
+    RunOptionsForm* runOptions() const { return runOptions_; }
+    TrainingProgress* progress() const { return progress_; }
+    DeviceGauge* gauge() const { return gauge_; }
+    QPushButton* startButton() const { return start_; }
+    QPushButton* pauseButton() const { return pause_; }
+    QPushButton* resumeButton() const { return resume_; }
+    QPushButton* stopButton() const { return stop_; }
+
+private:
+    QWidget* buildControls();
+    void updateButtons();
+
+    TrainingController* controller_;
+    TrainingSettingsForm* settings_;
+    RunOptionsForm* runOptions_;
+    TrainingProgress* progress_;
+    DeviceGauge* gauge_;
+    QSplitter* chartsSplitter_;
+    QPushButton *start_, *pause_, *resume_, *stop_;
+};
+
+}  // namespace lf::ui

@@ -1,0 +1,165 @@
+#include "training/training_settings_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "document/project_document.h"
+#include "document/set_training.h"
+#include "layerforge/train/loss.h"
+#include "layerforge/train/optimizer.h"
+#include "training/param_text.h"
+
+namespace lf::ui {
+
+namespace {
+
+QStringList qlist(const std::vector<std::string>& v) {
+    QStringList l;
+    for (const std::string& s : v) l << QString::fromStdString(s);
+    return l;
+}
+
+QSpinBox* spin(int lo, int hi) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    s->setKeyboardTracking(false);
+    return s;
+}
+
+const NamedConfig* findCallback(const TrainingConfig& t, const std::string& type) {
+    for (const NamedConfig& c : t.callbacks)
+        if (c.type == type) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent)
+    : QWidget(parent), doc_(doc), optimizer_(new QComboBox), learningRate_(new QDoubleSpinBox),
+      optimizerParams_(new QLineEdit), schedule_(new QComboBox), scheduleParams_(new QLineEdit),
+      epochs_(spin(1, 100000)), batch_(spin(1, 65536)), loss_(new QComboBox), metrics_(new QLineEdit),
+      early_(new QGroupBox(tr("Early stopping"))), monitor_(new QComboBox), patience_(spin(0, 10000)),
+      restoreBest_(new QCheckBox(tr("Restore the best weights"))), seed_(spin(0, INT32_MAX)) {
+    optimizer_->addItems(qlist(optimizer_types()));
+    learningRate_->setDecimals(6);
+    learningRate_->setRange(1e-6, 10.0);
+    learningRate_->setSingleStep(1e-4);
+    learningRate_->setKeyboardTracking(false);
+    optimizerParams_->setPlaceholderText(tr("e.g. momentum=0.9 nesterov=true"));
+    schedule_->addItems({"constant", "step_decay", "exponential_decay", "cosine_decay"});
+    scheduleParams_->setPlaceholderText(tr("e.g. decay_steps=1000 decay_rate=0.9"));
+    loss_->addItems(qlist(loss_types()));
+    metrics_->setPlaceholderText(tr("accuracy, top3_accuracy"));
+    monitor_->setEditable(true);
+    monitor_->addItems({"val_loss", "val_accuracy", "loss", "accuracy"});
+    early_->setCheckable(true);
+
+    auto* earlyForm = new QFormLayout(early_);
+    earlyForm->addRow(tr("Monitor"), monitor_);
+    earlyForm->addRow(tr("Patience (epochs)"), patience_);
+    earlyForm->addRow(restoreBest_);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Optimizer"), optimizer_);
+    form->addRow(tr("Learning rate"), learningRate_);
+    form->addRow(tr("Optimizer parameters"), optimizerParams_);
+    form->addRow(tr("Schedule"), schedule_);
+    form->addRow(tr("Schedule parameters"), scheduleParams_);
+    form->addRow(tr("Epochs"), epochs_);
+    form->addRow(tr("Batch size"), batch_);
+    form->addRow(tr("Loss"), loss_);
+    form->addRow(tr("Metrics"), metrics_);
+    form->addRow(tr("Seed"), seed_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(early_);
+
+    for (QComboBox* c : {optimizer_, schedule_, loss_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainingSettingsForm::commit);
+    connect(monitor_, &QComboBox::currentTextChanged, this, &TrainingSettingsForm::commit);
+    for (QSpinBox* s : {epochs_, batch_, patience_, seed_}) connect(s, &QSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
+    connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
+    for (QLineEdit* e : {optimizerParams_, scheduleParams_, metrics_}) connect(e, &QLineEdit::editingFinished, this, &TrainingSettingsForm::commit);
+    connect(early_, &QGroupBox::toggled, this, &TrainingSettingsForm::commit);
+    connect(restoreBest_, &QCheckBox::toggled, this, &TrainingSettingsForm::commit);
+    connect(doc_, &ProjectDocument::changed, this, [this](const DocumentChange& c) {
+        if (c.kind == DocumentChange::Reset || c.kind == DocumentChange::SettingsChanged) load();
+    });
+    load();
+}
+
+void TrainingSettingsForm::load() {
+    loading_ = true;
+    const TrainingConfig& t = doc_->project().training;
+    optimizer_->setCurrentText(QString::fromStdString(t.optimizer.type));
+    auto lr = t.optimizer.params.find("learning_rate");
+    if (lr != t.optimizer.params.end()) {
+        if (auto* d = std::get_if<double>(&lr->second)) learningRate_->setValue(*d);
+        else if (auto* i = std::get_if<std::int64_t>(&lr->second)) learningRate_->setValue(double(*i));
+    }
+    optimizerParams_->setText(paramsToText(t.optimizer.params, {"learning_rate"}));
+    schedule_->setCurrentText(QString::fromStdString(t.schedule.type));
+    scheduleParams_->setText(paramsToText(t.schedule.params));
+    epochs_->setValue(int(t.epochs));
+    batch_->setValue(int(t.batch_size));
+    loss_->setCurrentText(QString::fromStdString(t.loss));
+    metrics_->setText(qlist(t.metrics).join(", "));
+    seed_->setValue(int(t.seed));
+    const NamedConfig* es = findCallback(t, "EarlyStopping");
+    early_->setChecked(es != nullptr);
+    const Params esParams = es ? es->params : Params{};
+    auto text = [&](const char* k, const QString& d) {
+        auto it = esParams.find(k);
+        return it != esParams.end() && std::holds_alternative<std::string>(it->second)
+                   ? QString::fromStdString(std::get<std::string>(it->second)) : d;
+    };
+    monitor_->setCurrentText(text("monitor", "val_loss"));
+    auto p = esParams.find("patience");
+    patience_->setValue(p != esParams.end() && std::holds_alternative<std::int64_t>(p->second) ? int(std::get<std::int64_t>(p->second)) : 0);
+    auto rb = esParams.find("restore_best_weights");
+    restoreBest_->setChecked(rb != esParams.end() && std::holds_alternative<bool>(rb->second) && std::get<bool>(rb->second));
+    loading_ = false;
+}
+
+TrainingConfig TrainingSettingsForm::edited() const {
+    TrainingConfig t = doc_->project().training;
+    const std::string type = optimizer_->currentText().toStdString();
+    // Another optimizer or schedule takes other parameters: its own defaults, not the old ones.
+    t.optimizer.params = type == t.optimizer.type ? paramsFromText(optimizerParams_->text()) : Params{};
+    t.optimizer.type = type;
+    t.optimizer.params["learning_rate"] = learningRate_->value();
+    const std::string schedule = schedule_->currentText().toStdString();
+    t.schedule = {schedule, schedule == t.schedule.type ? paramsFromText(scheduleParams_->text()) : Params{}};
+    t.epochs = epochs_->value();
+    t.batch_size = batch_->value();
+    t.loss = loss_->currentText().toStdString();
+    t.metrics.clear();
+    for (const QString& m : metrics_->text().split(',', Qt::SkipEmptyParts))
+        if (!m.trimmed().isEmpty()) t.metrics.push_back(m.trimmed().toStdString());
+    t.seed = seed_->value();
+    std::erase_if(t.callbacks, [](const NamedConfig& c) { return c.type == "EarlyStopping"; });
+    if (early_->isChecked()) {
+        NamedConfig es{"EarlyStopping", {}};
+        if (const NamedConfig* old = findCallback(doc_->project().training, "EarlyStopping")) es.params = old->params;
+        es.params["monitor"] = monitor_->currentText().toStdString();
+        es.params["patience"] = std::int64_t(patience_->value());
+        es.params["restore_best_weights"] = restoreBest_->isChecked();
+        t.callbacks.push_back(es);
+    }
+    return t;
+}
+
+void TrainingSettingsForm::commit() {
+    if (loading_) return;
+    TrainingConfig t = edited();
+    if (t == doc_->project().training) return;
+    doc_->push(new SetTrainingCommand(doc_, std::move(t), doc_->project().dataset));
+}
+
+}  // namespace lf::ui

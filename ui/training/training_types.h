@@ -1,0 +1,37 @@
+#pragma once
+// Values that travel between the training thread and the GUI thread as queued signal
+// arguments, and the panel's run options that are not part of the project document.
+#include <QByteArray>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include "layerforge/train/trainer.h"
+
+namespace lf::ui {
+
+// Options of one run that the project file does not hold: checkpointing, device, event rate.
+struct TrainingOptions {
+    qint64 checkpointEverySteps = 0;   // 0: not by steps
+    qint64 checkpointEveryEpochs = 1;  // 0: not by epochs; the end of a run always checkpoints
+    qint64 keep = 5;                   // newest checkpoints kept, besides the best and the pinned
+    QString bestMetric;                // empty: val_loss, or loss without validation data
+    QString bestMode = QStringLiteral("auto");  // min | max | auto
+    QString device = QStringLiteral("cpu");
+    qint64 logEvery = 5;          // the trainer reports every N steps ...
+    int eventIntervalMs = 200;    // ... and the panel receives at most one step event per interval
+};
+
+// How a run ended, as the training thread reports it.
+struct TrainingOutcome {
+    QString status;   // finished | early_stopped | stopped | failed
+    QString message;
+    qint64 run = 0;   // 0 when no run was recorded
+    QByteArray weights;  // safetensors; empty unless the run ended with weights
+    QStringList classNames;
+};
+
+}  // namespace lf::ui
+
+Q_DECLARE_METATYPE(lf::TrainEvent)
+Q_DECLARE_METATYPE(lf::ui::TrainingOutcome)

@@ -1,0 +1,64 @@
+#include "training/training_worker.h"
+
+#include <new>
+
+#include "layerforge/train/event_text.h"
+
+namespace lf::ui {
+
+namespace {
+
+constexpr auto kStepLogInterval = std::chrono::seconds(2);  // the log shows a step line this often
+
+}  // namespace
+
+void TrainingWorker::run() {
+    TrainingOutcome out;
+    try {
+        SessionResult r = session_->run();
+        out.status = QString::fromStdString(r.fit.status);
+        out.message = QString::fromStdString(r.fit.message);
+        out.run = r.run;
+        out.weights = QByteArray::fromStdString(r.weights);
+        for (const std::string& c : r.class_names) out.classNames << QString::fromStdString(c);
+    } catch (const std::bad_alloc&) {
+        out.status = "failed";
+        out.message = tr("out of memory: lower the batch size or the model's size, then start again");
+    } catch (const std::exception& e) {
+        out.status = "failed";
+        out.message = QString::fromUtf8(e.what());
+    }
+    if (out.run == 0) out.run = run_;
+    Q_EMIT done(out);
+}
+
+void TrainingWorker::on_event(const TrainEvent& e) {
+    const auto now = Clock::now();
+    if (e.kind == EventKind::Step) {
+        if (now - lastStep_ < interval_) return;
+        lastStep_ = now;
+        if (now - lastLog_ >= kStepLogInterval) {
+            lastLog_ = now;
+            Q_EMIT logLine(QString::fromStdString(event_text(e)));
+        }
+    } else if (e.kind != EventKind::Failed) {  // the controller reports failures as such
+        if (std::string text = event_text(e); !text.empty()) Q_EMIT logLine(QString::fromStdString(text));
+    }
+    Q_EMIT trainEvent(e);
+}
+
+void TrainingWorker::on_line(const std::string& text) { Q_EMIT logLine(QString::fromStdString(text)); }
+
+void TrainingWorker::on_run_created(std::int64_t run, const std::string&) {
+    run_ = run;
+    Q_EMIT runRecorded(run);
+}
+
+void TrainingWorker::on_resumed(std::int64_t run, const CheckpointInfo&) {
+    run_ = run;
+    Q_EMIT runRecorded(run);
+}
+
+void TrainingWorker::on_checkpoint(const CheckpointInfo& c) { Q_EMIT checkpointSaved(c.id); }
+
+}  // namespace lf::ui

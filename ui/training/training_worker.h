@@ -1,0 +1,44 @@
+#pragma once
+// Lives on the training thread: runs one TrainingSession and turns what it reports into Qt
+// signals (queued to the controller). Step events are coalesced to one per interval; other
+// events always pass.
+#include <QObject>
+#include <chrono>
+#include <memory>
+
+#include "layerforge/train/session.h"
+#include "training/training_types.h"
+
+namespace lf::ui {
+
+class TrainingWorker : public QObject, public TrainObserver, public SessionListener {
+    Q_OBJECT
+public:
+    explicit TrainingWorker(int eventIntervalMs) : interval_(eventIntervalMs) {}
+    // The session reports to this worker, so it is made after it.
+    void setSession(std::shared_ptr<TrainingSession> session) { session_ = std::move(session); }
+
+    void run();  // on the training thread; ends with `done`
+
+    void on_event(const TrainEvent& e) override;
+    void on_line(const std::string& text) override;
+    void on_run_created(std::int64_t run, const std::string& store) override;
+    void on_resumed(std::int64_t run, const CheckpointInfo& from) override;
+    void on_checkpoint(const CheckpointInfo& c) override;
+
+Q_SIGNALS:
+    void runRecorded(qint64 runId);
+    void trainEvent(const lf::TrainEvent& e);
+    void checkpointSaved(qint64 id);
+    void logLine(const QString& text);
+    void done(const lf::ui::TrainingOutcome& outcome);
+
+private:
+    using Clock = std::chrono::steady_clock;
+    std::shared_ptr<TrainingSession> session_;
+    std::chrono::milliseconds interval_;
+    Clock::time_point lastStep_{}, lastLog_{};
+    qint64 run_ = 0;
+};
+
+}  // namespace lf::ui
