@@ -200,6 +200,40 @@ private Q_SLOTS:
         QVERIFY(session.hasWeights());
     }
 
+    void anUnsavedProjectTrainsIntoTheUntitledStore() {
+        ProjectDocument doc;
+        doc.reset(tinyProject(data_, 1), QString());
+        StudioSession session(&doc);
+        QVERIFY(session.storePath().endsWith("untitled.lfruns"));
+        TrainingController c(&session);
+        fast(c);
+        QSignalSpy finished(&c, &TrainingController::finished);
+        QVERIFY(c.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 8000);
+        QCOMPARE(finished[0][0].toString(), QString("finished"));
+        RunStore runs(session.storePath().toStdString(), false);
+        QCOMPARE(runs.run(c.runId()).status, std::string("finished"));
+        QVERIFY(doc.fileName().isEmpty());  // training did not save the project anywhere
+    }
+
+    void closingDuringARunStopsItPromptly() {
+        ProjectDocument doc;
+        setUp(doc, "closing", 100000);
+        StudioSession session(&doc);
+        auto* c = new TrainingController(&session);
+        fast(*c);
+        QSignalSpy events(c, &TrainingController::trainEvent);
+        QVERIFY(c->start());
+        QTRY_VERIFY_WITH_TIMEOUT(countKind(events, EventKind::Step) >= 2, 5000);
+        const qint64 run = c->runId();
+        QElapsedTimer t;
+        t.start();
+        delete c;  // what closing the window does
+        QVERIFY2(t.elapsed() < 2000, "the destructor waited too long for the run");
+        RunStore runs(session.storePath().toStdString(), false);
+        QCOMPARE(runs.run(run).status, std::string("stopped"));
+    }
+
     void resumeFromACheckpointContinuesTheRun() {
         ProjectDocument doc;
         setUp(doc, "resume", 2);
@@ -322,6 +356,25 @@ private Q_SLOTS:
         o->keep()->setValue(2);
         QCOMPARE(panel.controller()->options().checkpointEverySteps, qint64(7));
         QCOMPARE(panel.controller()->options().keep, qint64(2));
+    }
+
+    void progressShowsEpochStepEtaAndTheDataBoundHint() {
+        TrainingProgress progress;
+        lf::TrainEvent e;
+        e.kind = EventKind::Step;
+        e.epoch = 2, e.epochs = 5, e.step = 15, e.steps_per_epoch = 10, e.total_steps = 50;
+        e.eta_seconds = 65, e.images_per_second = 812, e.data_wait_fraction = 0.05;
+        progress.showTrainEvent(e);
+        QCOMPARE(progress.bar()->maximum(), 50);
+        QCOMPARE(progress.bar()->value(), 15);
+        QCOMPARE(progress.statusText(), QString("epoch 2/5  step 5/10  ETA 1:05  812 img/s"));
+        QVERIFY(!progress.dataBound());
+        e.data_wait_fraction = 0.4;
+        progress.showTrainEvent(e);
+        QVERIFY(progress.dataBound());
+        progress.showEnd("stopped", "stopped by request at epoch 2, step 15");
+        QVERIFY(!progress.dataBound());
+        QCOMPARE(progress.statusText(), QString("stopped by request at epoch 2, step 15"));
     }
 
     void deviceApiAndGauge() {

@@ -31,7 +31,7 @@ TrainingController::TrainingController(StudioSession* session, QObject* parent)
 }
 
 TrainingController::~TrainingController() {
-    if (run_) run_->request_stop();
+    if (run_) run_->request_stop(/*finish_up=*/false);  // no test pass or weights while the app closes
     thread_->quit();
     thread_->wait();  // application exit: the run stops at its next step
     delete worker_.data();

@@ -128,9 +128,10 @@ void TrainingSession::request_resume() {
     if (trainer_) trainer_->request_resume();
 }
 
-void TrainingSession::request_stop() {
+void TrainingSession::request_stop(bool finish_up) {
     std::lock_guard lock(mutex_);
     stop_ = true;
+    if (!finish_up) finish_up_ = false;
     if (trainer_) trainer_->request_stop();
 }
 
@@ -207,7 +208,7 @@ SessionResult TrainingSession::run() {
     const std::vector<FileProblem> problems = pipeline_problems(*data);
     for (const FileProblem& f : problems) out.on_line("skipped " + f.path + ": " + f.reason);
     if (!problems.empty()) out.on_pipeline_problems(problems);
-    if (result.fit.status == "failed") return result;
+    if (result.fit.status == "failed" || (result.fit.status == "stopped" && !finish_up_)) return result;
 
     if (data->test) {
         result.test = trainer.evaluate(*data->test);

@@ -54,7 +54,7 @@ public:
 
 struct SessionResult {
     std::int64_t run = 0;
-    FitResult fit;                    // status "failed": nothing below was done
+    FitResult fit;                    // "failed", or "stopped" without finish_up: nothing below was done
     std::optional<EvalResult> test;   // when the data has a test split
     std::string weights_path;         // where the weights were saved
     std::string weights;              // the saved file's bytes (safetensors)
@@ -83,7 +83,10 @@ public:
 
     void request_pause();
     void request_resume();
-    void request_stop();
+    // The fit stops at its next step (and checkpoints, as the policy says). With `finish_up`
+    // the session then evaluates and saves the weights as for a finished run; without (the
+    // application is closing) it returns right after the fit.
+    void request_stop(bool finish_up = true);
 
 private:
     class RequestGate;
@@ -96,7 +99,7 @@ private:
     std::unique_ptr<RequestGate> gate_;
     std::mutex mutex_;  // guards trainer_
     Trainer* trainer_ = nullptr;
-    std::atomic<bool> pause_{false}, stop_{false};
+    std::atomic<bool> pause_{false}, stop_{false}, finish_up_{true};
 };
 
 }  // namespace lf
