@@ -19,6 +19,7 @@ DeviceGauge::DeviceGauge(QWidget* parent)
     layout->addWidget(process_);
     layout->addWidget(all_);
     layout->addWidget(engine_);
+    layout->addStretch(1);
     engine_->setWhatsThis(tr("Bytes the engine's models, plans and optimizers hold: weights, gradients, "
                              "optimizer state, activations and workspaces."));
     connect(timer_, &QTimer::timeout, this, &DeviceGauge::refresh);

@@ -12,7 +12,7 @@ QString byteText(quint64 bytes) {
 }
 
 MemoryBar::MemoryBar(const QString& label, QWidget* parent) : QWidget(parent), label_(label) {
-    setMinimumHeight(20);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
 
 void MemoryBar::setValues(quint64 value, quint64 peak, quint64 total) {
