@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
@@ -244,6 +245,21 @@ private Q_SLOTS:
         QCOMPARE(diff->topLevelItem(0)->text(0), QString("/settings/training/batch_size"));
         QCOMPARE(diff->topLevelItem(0)->text(1), QString("50"));
         QCOMPARE(diff->topLevelItem(0)->text(2), QString("64"));
+        if (const QString shots = qEnvironmentVariable("LF_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            browser_->resize(1200, 760);
+            browser_->show();
+            QVERIFY(browser_->grab().save(QDir(shots).filePath("checkpoints.png")));
+        }
+    }
+
+    void anotherProjectShowsItsOwnStore() {
+        doc_.reset(tinyProject(), dir_.filePath("untrained.lfproj"));
+        QVERIFY(waitRefreshed());
+        QCOMPARE(browser_->model()->rowCount(), 0);
+        QVERIFY2(browser_->banner()->text().startsWith("No checkpoints yet"), qPrintable(browser_->banner()->text()));
+        doc_.reset(tinyProject(), dir_.filePath("tiny.lfproj"));
+        QVERIFY(waitRefreshed());
+        QCOMPARE(browser_->model()->rowCount(), 3);
     }
 
     void damagedStoreSaysSo() {

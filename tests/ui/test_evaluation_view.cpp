@@ -118,6 +118,9 @@ private Q_SLOTS:
         QCOMPARE(scores->item(0, 3)->text(), QString("0.667"));
         QCOMPARE(scores->item(1, 2)->text(), QString("0.000"));
         QCOMPARE(scores->item(1, 4)->text(), QString("5"));
+
+        session_->setWeights(darkWeights(doc_.project()), "hand-set again");
+        QVERIFY(view.summary()->text().endsWith("evaluate again to update."));
     }
 
     void mistakesSortByConfidenceAndShowProbabilities() {
@@ -130,6 +133,12 @@ private Q_SLOTS:
         auto confidence = [&](int row) { return grid->item(row)->data(EvaluationView::ConfidenceRole).toDouble(); };
         for (int r = 1; r < 5; ++r) QVERIFY(confidence(r - 1) >= confidence(r));
         QVERIFY(confidence(0) > confidence(4));  // the darkest light image is the surest mistake
+        if (const QString shots = qEnvironmentVariable("LF_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            view.resize(1200, 760);
+            view.show();
+            view.showMistake(0);
+            QVERIFY(view.grab().save(QDir(shots).filePath("evaluate.png")));
+        }
         view.sortMistakes(Qt::AscendingOrder);
         for (int r = 1; r < 5; ++r) QVERIFY(confidence(r - 1) <= confidence(r));
 

@@ -20,6 +20,7 @@
 #include "checkpoints/compare_chart.h"
 #include "checkpoints/settings_diff_view.h"
 #include "checkpoints/store_snapshot.h"
+#include "document/project_document.h"
 #include "session/background_task.h"
 #include "session/studio_session.h"
 
@@ -78,6 +79,7 @@ CheckpointBrowser::CheckpointBrowser(StudioSession* session, QWidget* parent)
     connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CheckpointBrowser::updateActions);
     connect(view_, &QTableView::doubleClicked, this, [this] { restore_->trigger(); });
     connect(session_, &StudioSession::storeChanged, this, &CheckpointBrowser::refresh);
+    connect(session_->document(), &ProjectDocument::fileNameChanged, this, &CheckpointBrowser::refresh);  // another store
     poll_->setInterval(2000);
     connect(poll_, &QTimer::timeout, this, &CheckpointBrowser::refreshIfChanged);
     updateActions();

@@ -54,7 +54,7 @@ StoreSnapshot readStoreSnapshot(const QString& path) {
 }
 
 QString storeSignature(const QString& path) {
-    QString sig;
+    QString sig = path + ";";
     for (const QString& f : {path, path + "-wal"}) {
         const QFileInfo info(f);
         sig += QString("%1:%2:%3;").arg(info.exists()).arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch());

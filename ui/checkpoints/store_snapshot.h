@@ -33,7 +33,7 @@ struct StoreSnapshot {
 // Never throws: a damaged or unreadable store comes back with `error` set.
 StoreSnapshot readStoreSnapshot(const QString& path);
 
-// Sizes and modification times of the store and its WAL: changes whenever another process
+// The path, sizes and modification times of the store and its WAL: changes whenever another process
 // commits, so a timer can skip re-reading an unchanged store.
 QString storeSignature(const QString& path);
 

@@ -63,8 +63,8 @@ EvaluationView::EvaluationView(StudioSession* session, QWidget* parent)
             [this](int i) { sortMistakes(i == 0 ? Qt::DescendingOrder : Qt::AscendingOrder); });
     connect(grid_, &QListView::clicked, this, [this](const QModelIndex& i) { showMistake(i.row()); });
     connect(session_, &StudioSession::weightsChanged, this, [this] {
-        if (result_.matrix.total())
-            summary_->setText(summary_->text() + tr("\nThe current weights changed: evaluate again to update."));
+        const QString stale = tr("The current weights changed: evaluate again to update.");
+        if (result_.matrix.total() && !summary_->text().endsWith(stale)) summary_->setText(summary_->text() + "\n" + stale);
     });
     poll_->setInterval(100);
     connect(poll_, &QTimer::timeout, this, [this] {
@@ -82,8 +82,8 @@ EvaluationView::~EvaluationView() {
 
 QWidget* EvaluationView::createResultsPane() {
     matrixView_->setModel(confusion_);
-    matrixView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    matrixView_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    matrixView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);  // the heat map fills its pane
+    matrixView_->verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     matrixView_->setToolTip(tr("Rows: true class. Columns: predicted class. Colour: share of the row."));
     scores_->setColumnCount(5);
     scores_->setHorizontalHeaderLabels({tr("Class"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support")});
@@ -183,7 +183,8 @@ void EvaluationView::showResult(EvaluationResult r) {
     mistakes_->clear();
     for (int i = 0; i < int(result_.mistakes.size()); ++i) {
         const Misclassified& x = result_.mistakes[std::size_t(i)];
-        auto* item = new QStandardItem(QIcon(QPixmap::fromImage(x.image)),
+        const QImage icon = x.image.scaled(grid_->iconSize(), Qt::KeepAspectRatio);  // small inputs: pixels enlarged
+        auto* item = new QStandardItem(QIcon(QPixmap::fromImage(icon)),
                                        tr("%1 → %2\n%3%").arg(result_.classNames.value(x.label), result_.classNames.value(x.predicted))
                                            .arg(x.confidence * 100, 0, 'f', 1));
         item->setData(double(x.confidence), ConfidenceRole);
