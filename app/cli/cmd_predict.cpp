@@ -1,7 +1,6 @@
 // layerforge-cli predict PROJECT IMAGE...: class probabilities per image with the trained weights,
 // through the same decode and resize as training.
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 
 #include "command.h"
@@ -9,6 +8,7 @@
 #include "layerforge/data/binding.h"
 #include "layerforge/data/transform.h"
 #include "layerforge/store/weights_file.h"
+#include "layerforge/train/confusion.h"
 #include "progress.h"
 
 namespace lf::cli {
@@ -18,18 +18,6 @@ namespace {
 std::vector<float> json_floats(const std::map<std::string, std::string>& meta, const char* key) {
     auto it = meta.find(key);
     return it == meta.end() ? std::vector<float>{} : Json::parse(it->second).get<std::vector<float>>();
-}
-
-// Model outputs that are not already probabilities (logits) go through a softmax.
-void to_probabilities(float* v, std::int64_t n) {
-    double sum = 0;
-    bool probabilities = true;
-    for (std::int64_t i = 0; i < n; ++i) probabilities = probabilities && v[i] >= 0, sum += v[i];
-    if (probabilities && std::abs(sum - 1) < 1e-3) return;
-    const float top = *std::max_element(v, v + n);
-    sum = 0;
-    for (std::int64_t i = 0; i < n; ++i) sum += v[i] = std::exp(v[i] - top);
-    for (std::int64_t i = 0; i < n; ++i) v[i] = float(v[i] / sum);
 }
 
 int run_predict(const Args& args, const Reporter& out) {

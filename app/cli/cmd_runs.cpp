@@ -7,6 +7,7 @@
 
 #include "command.h"
 #include "layerforge/core/error.h"
+#include "layerforge/store/run_diff.h"
 #include "progress.h"
 
 namespace lf::cli {
@@ -57,20 +58,12 @@ int list(const Args& args, const Reporter& out, RunStore& store) {
 
 int compare(const Args& args, const Reporter& out, RunStore& store) {
     RunInfo a = store.run(run_arg(args, 2)), b = store.run(run_arg(args, 3));
-    auto flat = [](const RunInfo& r) {
-        Json j = {{"model", Json::parse(r.graph, nullptr, false)}, {"settings", Json::parse(r.settings, nullptr, false)}};
-        return j.flatten();
-    };
-    Json fa = flat(a), fb = flat(b), diff = Json::array();
-    std::set<std::string> keys;
-    for (auto it = fa.begin(); it != fa.end(); ++it) keys.insert(it.key());
-    for (auto it = fb.begin(); it != fb.end(); ++it) keys.insert(it.key());
+    Json diff = Json::array();
     out.line("settings that differ between run " + std::to_string(a.id) + " and run " + std::to_string(b.id) + ":");
-    for (const std::string& k : keys) {
-        Json va = fa.contains(k) ? fa[k] : Json(), vb = fb.contains(k) ? fb[k] : Json();
-        if (va == vb || k.find("/position") != std::string::npos) continue;
-        diff.push_back({{"key", k}, {"a", va}, {"b", vb}});
-        out.line("  " + k + ": " + (va.is_null() ? "-" : va.dump()) + " -> " + (vb.is_null() ? "-" : vb.dump()));
+    for (const SettingDifference& d : settings_diff(a, b)) {
+        diff.push_back({{"key", d.key}, {"a", d.a.empty() ? Json() : Json::parse(d.a)},
+                        {"b", d.b.empty() ? Json() : Json::parse(d.b)}});
+        out.line("  " + d.key + ": " + (d.a.empty() ? "-" : d.a) + " -> " + (d.b.empty() ? "-" : d.b));
     }
     if (diff.empty()) out.line("  (none)");
     if (a.dataset_fingerprint != b.dataset_fingerprint)

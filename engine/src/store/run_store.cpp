@@ -275,6 +275,20 @@ void RunStore::set_pinned(std::int64_t id, bool pinned) {
     if (sqlite3_changes(db_->handle()) == 0) throw input_error(path() + ": no checkpoint " + std::to_string(id));
 }
 
+void RunStore::delete_checkpoint(std::int64_t id) {
+    std::lock_guard lock(mutex_);
+    Transaction t(*db_);
+    Stmt q(*db_, "SELECT pinned FROM checkpoints WHERE id = ?");
+    q.bind(1, id);
+    if (!q.step()) throw input_error(path() + ": no checkpoint " + std::to_string(id));
+    const bool pinned = q.integer(0) != 0;
+    q.reset();
+    if (pinned)
+        throw input_error(path() + ": checkpoint " + std::to_string(id) + " is pinned; unpin it before deleting it");
+    Stmt(*db_, "DELETE FROM checkpoints WHERE id = ?").bind(1, id).run();
+    t.commit();
+}
+
 std::string RunStore::integrity_check() {
     std::lock_guard lock(mutex_);
     Stmt s(*db_, "PRAGMA integrity_check");

@@ -86,6 +86,9 @@ public:
     // The blob, checked against its checksum; throws lf::Error (Runtime) when damaged.
     std::string checkpoint_blob(std::int64_t id);
     void set_pinned(std::int64_t id, bool pinned);
+    // Removes one checkpoint. Throws lf::Error (Input) for an unknown id or a pinned checkpoint
+    // (unpin it first): pinned ones are never removed.
+    void delete_checkpoint(std::int64_t id);
 
     std::string integrity_check();  // "ok" or SQLite's report
 

@@ -1,0 +1,146 @@
+#include "evaluation/evaluation_job.h"
+
+#include <algorithm>
+
+#include "layerforge/core/error.h"
+#include "layerforge/data/binding.h"
+#include "layerforge/data/dataset.h"
+#include "layerforge/data/image.h"
+#include "layerforge/data/transform.h"
+#include "layerforge/train/trainer.h"
+
+namespace lf::ui {
+
+namespace {
+
+QStringList toQt(const std::vector<std::string>& names) {
+    QStringList out;
+    for (const std::string& n : names) out.append(QString::fromStdString(n));
+    return out;
+}
+
+// Class names for an output of `width` units: the data's names, then "class N" for the rest.
+QStringList classNamesFor(QStringList names, std::int64_t width) {
+    for (std::int64_t c = names.size(); c < std::max<std::int64_t>(width, 2); ++c) names.append(QString("class %1").arg(c));
+    return names;
+}
+
+// The binding's class names in label order without reading its images: the project's list,
+// else the image folder's class folders, else Fashion-MNIST's names.
+QStringList bindingClassNames(const DatasetBinding& b) {
+    if (!b.classes.empty()) return toQt(b.classes);
+    try {
+        if (b.kind == "image-folder") return toQt(scan_image_folder(b.path).class_names);
+        return toQt(load_fashion_mnist(b.path, 1, 1).train.class_names);
+    } catch (const Error&) {  // no data at hand: the output units are named "class N"
+        return {};
+    }
+}
+
+std::vector<float> probabilitiesOf(const float* output, std::int64_t width) {
+    if (width == 1) return binary_probabilities(output[0]);
+    std::vector<float> p(output, output + width);
+    to_probabilities(p.data(), width);
+    return p;
+}
+
+}  // namespace
+
+QImage sampleImage(const float* data, int height, int width, int channels) {
+    const std::size_t n = std::size_t(height) * std::size_t(width) * std::size_t(channels);
+    const auto [lo, hi] = std::minmax_element(data, data + n);
+    const float scale = *hi > *lo ? 255.f / (*hi - *lo) : 0.f;
+    QImage img(width, height, channels == 3 ? QImage::Format_RGB888 : QImage::Format_Grayscale8);
+    for (int y = 0; y < height; ++y) {
+        uchar* row = img.scanLine(y);
+        for (int x = 0; x < width * (channels == 3 ? 3 : 1); ++x) {
+            const std::size_t i = channels == 3 ? std::size_t(y * width * 3 + x) : std::size_t((y * width + x) * channels);
+            row[x] = uchar(std::clamp((data[i] - *lo) * scale, 0.f, 255.f));
+        }
+    }
+    return img;
+}
+
+EvaluationResult evaluateSplit(std::shared_ptr<Model> model, const Project& project, const std::string& cacheFile,
+                               EvaluationProgress& progress) {
+    EvaluationResult r;
+    try {
+        const Shape input = model->info(model->input_node()).layer.output;
+        BindOptions options{.input_shape = input, .batch_size = std::max<std::int64_t>(1, project.training.batch_size),
+                            .shuffle = false, .cache_file = cacheFile};
+        std::unique_ptr<BoundSources> data = bind_sources(project.dataset, project.training.seed, options);
+        BatchSource* source = data->test ? data->test.get() : data->validation.get();
+        if (!source)
+            throw input_error(project.dataset.path + ": no test or validation data; add a test/ folder or set a validation split");
+        r.split = data->test ? "test" : "validation";
+        r.mean = data->mean, r.std = data->std;
+        const std::int64_t width = model->info(model->output_node()).layer.output.elements();
+        r.classNames = classNamesFor(toQt(data->class_names), width);
+        r.matrix = ConfusionMatrix(r.classNames.size());
+        progress.total = source->size();
+        Trainer trainer(*model, project.training);
+        TensorDataset batch;
+        batch.sample_shape = source->sample_shape();
+        batch.class_names = data->class_names;
+        const std::int64_t elements = batch.sample_shape.elements();
+        source->start_epoch(1);
+        qint64 index = 0;
+        for (BatchView b = source->next(); b.count; b = source->next()) {
+            if (progress.cancel) throw runtime_error("evaluation cancelled");
+            batch.images.assign(b.images, b.images + b.count * elements);
+            batch.labels.assign(b.labels, b.labels + b.count);
+            const std::vector<float> out = trainer.predict(batch);
+            add_predictions(r.matrix, out.data(), b.labels, b.count, width);
+            for (std::int64_t i = 0; i < b.count; ++i, ++index) {
+                const float* o = out.data() + i * width;
+                const int predicted = predicted_class(o, width);
+                if (predicted == b.labels[i] || r.mistakes.size() >= std::size_t(kMaxMistakesKept)) continue;
+                Misclassified m{index, b.labels[i], predicted, 0, probabilitiesOf(o, width), {}};
+                m.confidence = m.probabilities[std::size_t(predicted)];
+                if (input.rank() == 3)
+                    m.image = sampleImage(b.images + i * elements, int(input[0]), int(input[1]), int(input[2]));
+                r.mistakes.push_back(std::move(m));
+            }
+            progress.done = index;
+        }
+        r.scores = class_scores(r.matrix);
+    } catch (const std::exception& e) {
+        r.error = QString::fromStdString(e.what());
+    }
+    return r;
+}
+
+ImagePrediction predictImageFile(std::shared_ptr<Model> model, const Project& project, const QString& path,
+                                 const std::vector<float>& mean, const std::vector<float>& std,
+                                 const QStringList& classNames) {
+    ImagePrediction p;
+    p.path = path;
+    try {
+        const Shape input = model->info(model->input_node()).layer.output;
+        SampleSpec spec = sample_spec(project.dataset, input);
+        spec.mean = mean, spec.std = std;
+        const std::string file = path.toStdString();
+        const std::vector<std::uint8_t> bytes = read_file_bytes(file);
+        Image img;
+        try {
+            img = load_sample(bytes.data(), bytes.size(), spec);
+        } catch (const Error& e) {
+            throw input_error(file + ": " + e.what());
+        }
+        TensorDataset one;
+        one.sample_shape = input;
+        one.images.resize(std::size_t(spec.elements()));
+        one.labels = {0};
+        sample_to_float(img, spec, nullptr, 0, one.images.data());
+        Trainer trainer(*model, project.training);
+        const std::vector<float> out = trainer.predict(one);
+        p.probabilities = probabilitiesOf(out.data(), std::int64_t(out.size()));
+        p.classNames = classNamesFor(classNames.isEmpty() ? bindingClassNames(project.dataset) : classNames, std::int64_t(out.size()));
+        p.input = sampleImage(one.images.data(), spec.height, spec.width, spec.channels);
+    } catch (const std::exception& e) {
+        p.error = QString::fromStdString(e.what());
+    }
+    return p;
+}
+
+}  // namespace lf::ui
