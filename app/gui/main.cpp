@@ -7,6 +7,7 @@
 #include <QMessageBox>
 #include <QStyleFactory>
 
+#include "canvas/canvas_view.h"
 #include "dataset/example_dataset.h"
 #include "dataset/example_project.h"
 #include "mainwindow/main_window.h"
@@ -29,8 +30,8 @@ int main(int argc, char** argv) {
         auto* data = new lf::ui::ExampleDataset(lf::ui::defaultExampleDatasetDir(), &window);
         QString error;
         const QString path = lf::ui::MainWindow::templateDirectory() + "/fashion_cnn.lfproj";
-        if (!lf::ui::openExampleProject(window.document(), path, data, &window, &error))
-            QMessageBox::warning(&window, QApplication::translate("main", "Cannot open the example"), error);
+        if (lf::ui::openExampleProject(window.document(), path, data, &window, &error)) window.view()->fitToView();
+        else QMessageBox::warning(&window, QApplication::translate("main", "Cannot open the example"), error);
     } else if (!cli.positionalArguments().isEmpty()) {
         window.openFile(cli.positionalArguments().first());
     } else {

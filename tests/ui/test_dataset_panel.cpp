@@ -61,8 +61,10 @@ void bindFolder(ProjectDocument& doc, const QString& root) {
     doc.undoStack()->clear();
 }
 
+// The panel inspects when shown; hidden ones are asked explicitly.
 bool waitForSummary(DatasetPanel& panel) {
     QSignalSpy ready(&panel, &DatasetPanel::summaryReady);
+    if (panel.isStale()) panel.inspectNow();
     return panel.isLoading() ? ready.wait(20000) : true;
 }
 
@@ -85,6 +87,9 @@ private Q_SLOTS:
 
     void chartSamplesProblemsAndStatistics() {
         DatasetPanel panel(&doc_);
+        QVERIFY(panel.isStale() && !panel.isLoading());  // nothing decoded while the page is hidden
+        panel.show();
+        QVERIFY(panel.isLoading());
         QVERIFY(waitForSummary(panel));
         QVERIFY2(panel.summary().ok(), qPrintable(panel.summary().error));
         QCOMPARE(panel.summary().classes, (QStringList{"cat", "dog", "fox"}));

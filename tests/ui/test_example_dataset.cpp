@@ -2,7 +2,10 @@
 // thread, with progress), reused on later starts, and bound to the tutorial CNN.
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QPointer>
+#include <QProgressDialog>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -103,6 +106,24 @@ private Q_SLOTS:
         QVERIFY(doc.analysis().ok());
     }
 
+    void firstUseShowsANonModalProgressDialog() {
+        ProjectDocument doc;
+        QWidget window;
+        window.show();
+        ExampleDataset data(dir_.path() + "/with-dialog");
+        data.setLimits(kTrain, kTest);
+        QSignalSpy ready(&data, &ExampleDataset::ready);
+        QString error;
+        QVERIFY(openExampleProject(&doc, lfTemplate("fashion_cnn.lfproj"), &data, &window, &error));
+        QPointer<QProgressDialog> dialog = window.findChild<QProgressDialog*>();
+        QVERIFY(dialog && dialog->isVisible());
+        QVERIFY(!QApplication::activeModalWidget());  // the studio stays usable meanwhile
+        QCOMPARE(doc.project().dataset.kind, std::string("fashion-mnist"));  // in memory until the folder is ready
+        QVERIFY(ready.wait(20000));
+        QTRY_VERIFY(!dialog || !dialog->isVisible());
+        QCOMPARE(doc.project().dataset.kind, std::string("image-folder"));
+    }
+
     void differentLimitsImportAgain() {
         ExampleDataset data(path_);
         data.setLimits(50, 20);
@@ -124,6 +145,20 @@ private Q_SLOTS:
         QVERIFY(failed.wait(10000));
         QVERIFY2(failed.first().first().toString().contains("dataset-fashion-mnist"), qPrintable(failed.first().first().toString()));
         QVERIFY(!QFileInfo::exists(dir_.path() + "/elsewhere"));
+    }
+
+    void closingDuringTheImportCancelsIt() {
+        const QString dir = dir_.path() + "/cancelled";
+        QElapsedTimer timer;
+        timer.start();
+        {
+            ExampleDataset data(dir);  // all 70,000 images: minutes, unless cancelled
+            QSignalSpy progress(&data, &ExampleDataset::progress);
+            data.prepare();
+            QVERIFY(progress.wait(20000));
+        }
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(!QFileInfo::exists(dir));  // only a finished import takes the final name
     }
 
 private:

@@ -98,9 +98,8 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     reload();
 }
 
-DatasetPanel::~DatasetPanel() {
-    if (loading_) loading_->waitForFinished();  // the job only reads files; it finishes on its own
-}
+// A running inspection is not waited for: it owns a copy of the binding and its result is dropped.
+DatasetPanel::~DatasetPanel() = default;
 
 void DatasetPanel::bind(DatasetBinding binding) {
     if (binding == doc_->project().dataset) return;
@@ -144,13 +143,27 @@ void DatasetPanel::onDocumentChanged(const DocumentChange& change) {
     }
 }
 
+void DatasetPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) inspectNow();
+}
+
 void DatasetPanel::reload() {
-    const DatasetBinding b = doc_->project().dataset;
+    const DatasetBinding& b = doc_->project().dataset;
     loadedKind_ = b.kind, loadedPath_ = b.path;
     source_->setCurrentIndex(std::max(0, source_->findData(QString::fromStdString(b.kind))));
     path_->setText(b.kind == "image-folder" ? QString::fromStdString(b.path) : tr("Debian's dataset-fashion-mnist"));
+    stale_ = true;
+    if (loading_) loading_->disconnect(this), loading_->deleteLater(), loading_ = nullptr;  // its result is stale now
+    status_->setText(tr("Not inspected yet"));
+    if (isVisible()) inspectNow();
+}
+
+void DatasetPanel::inspectNow() {
+    const DatasetBinding b = doc_->project().dataset;
+    stale_ = false;
     status_->setText(tr("Inspecting…"));
-    if (loading_) loading_->disconnect(this), loading_->deleteLater();  // its result is stale now
+    if (loading_) loading_->disconnect(this), loading_->deleteLater();
     auto* watcher = new QFutureWatcher<DatasetSummary>(this);
     loading_ = watcher;
     connect(watcher, &QFutureWatcher<DatasetSummary>::finished, this, [this, watcher] {

@@ -37,7 +37,11 @@ public:
     void chooseFolder();  // a folder dialog, then bindImageFolder
 
     const DatasetSummary& summary() const { return summary_; }
+    // The inspection starts when the page is first shown (or on inspectNow), not at startup: it
+    // decodes every image, which a studio opened to train right away should not pay for.
     bool isLoading() const { return loading_ != nullptr; }
+    bool isStale() const { return stale_; }  // the binding changed while the page was hidden
+    void inspectNow();
 
     ClassCountChart* chart() const { return chart_; }
     SampleGrid* samples() const { return samples_; }
@@ -51,6 +55,9 @@ public:
 Q_SIGNALS:
     void summaryReady();  // after every inspection, also a failed one (summary().error)
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void onDocumentChanged(const DocumentChange& change);
     void reload();
@@ -62,6 +69,7 @@ private:
     ProjectDocument* doc_;
     DatasetSummary summary_;
     std::string loadedKind_, loadedPath_;
+    bool stale_ = true;
     QFutureWatcher<DatasetSummary>* loading_ = nullptr;
     std::optional<InputShapeOffer> offer_;
 

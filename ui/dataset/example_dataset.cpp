@@ -32,7 +32,9 @@ QString defaultExampleDatasetDir() {
 ExampleDataset::ExampleDataset(const QString& dir, QObject* parent) : QObject(parent), dir_(dir) {}
 
 ExampleDataset::~ExampleDataset() {
-    if (watcher_) watcher_->waitForFinished();  // the import writes into dir_; let it end
+    if (!watcher_) return;
+    *cancel_ = true;              // the next progress report aborts the import (within 256 images)
+    watcher_->waitForFinished();  // so no report is posted to a deleted object
 }
 
 QString ExampleDataset::markerPath() const { return dir_ + "/" + kMarker; }
@@ -60,7 +62,8 @@ void ExampleDataset::prepare() {
     const QString partial = dir_ + ".importing";
     const QString source = source_;
     const qint64 train = limitTrain_, test = limitTest_;
-    auto report = [this](std::int64_t done, std::int64_t total) {
+    auto report = [this, cancel = cancel_](std::int64_t done, std::int64_t total) {
+        if (*cancel) throw runtime_error("the import was cancelled");
         QMetaObject::invokeMethod(this, [this, done, total] { Q_EMIT progress(done, total); }, Qt::QueuedConnection);
     };
     watcher_ = new QFutureWatcher<QString>(this);

@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <atomic>
+#include <memory>
 
 namespace lf::ui {
 
@@ -46,6 +48,7 @@ private:
     QString dir_, source_;
     qint64 limitTrain_ = 0, limitTest_ = 0;
     QFutureWatcher<QString>* watcher_ = nullptr;  // the result: an error message, empty on success
+    std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
     bool imported_ = false;
 };
 

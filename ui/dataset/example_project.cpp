@@ -44,6 +44,7 @@ bool openExampleProject(ProjectDocument* doc, const QString& templatePath, Examp
         dialog = new QProgressDialog(QObject::tr("Importing Fashion-MNIST as an image folder (first use only)…"), QString(),
                                      0, 0, dialogParent);
         dialog->setWindowTitle(QObject::tr("Preparing the example"));
+        dialog->setWindowModality(Qt::NonModal);  // the canvas stays usable while the images are written
         dialog->setMinimumDuration(0);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         QObject::connect(data, &ExampleDataset::progress, dialog, [dialog](qint64 done, qint64 total) {

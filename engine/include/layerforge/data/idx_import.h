@@ -18,6 +18,7 @@ struct IdxImportResult {
 std::string class_folder_name(int label, const std::string& class_name);
 
 // Called from the writing threads (any of them) with the images written so far and the total.
+// It may throw to abort the import; the exception reaches import_fashion_mnist's caller.
 using ImportProgress = std::function<void(std::int64_t done, std::int64_t total)>;
 
 // Imports Fashion-MNIST from `source_dir` (empty: Debian's install path). Existing files with the
