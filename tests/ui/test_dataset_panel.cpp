@@ -68,7 +68,7 @@ bool waitForSummary(DatasetPanel& panel) {
     return panel.isLoading() ? ready.wait(20000) : true;
 }
 
-IntList inputShape(const ProjectDocument& doc) { return std::get<IntList>(doc.graph().find("input")->params.at("shape")); }
+IntList inputShapeOf(const ProjectDocument& doc) { return std::get<IntList>(doc.graph().find("input")->params.at("shape")); }
 
 }  // namespace
 
@@ -188,13 +188,15 @@ private Q_SLOTS:
         QVERIFY(!panel.inputShapeMessage()->isHidden());
         QVERIFY(panel.inputShapeMessage()->text().contains("(6, 8, 3)"));
         QVERIFY(panel.inputShapeMessage()->text().contains("(28, 28, 1)"));
-        QCOMPARE(inputShape(doc_), (IntList{28, 28, 1}));
+        QCOMPARE(inputShapeOf(doc_), (IntList{28, 28, 1}));
+        QVERIFY(panel.modelInput()->text().contains("(28, 28, 1)"));
         panel.applyInputShapeButton()->click();
-        QCOMPARE(inputShape(doc_), (IntList{6, 8, 3}));
+        QCOMPARE(inputShapeOf(doc_), (IntList{6, 8, 3}));
+        QVERIFY(panel.modelInput()->text().contains("(6, 8, 3)"));
         QVERIFY(panel.inputShapeMessage()->isHidden());
         QVERIFY(panel.applyInputShapeButton()->isHidden());
         doc_.undoStack()->undo();
-        QCOMPARE(inputShape(doc_), (IntList{28, 28, 1}));
+        QCOMPARE(inputShapeOf(doc_), (IntList{28, 28, 1}));
         QVERIFY(!panel.inputShapeMessage()->isHidden());
     }
 

@@ -42,7 +42,7 @@ QString channelName(int channels) {
 
 DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), source_(new QComboBox), path_(new QLineEdit), choose_(new QPushButton(tr("Choose Folder…"))),
-      status_(new QLabel), chart_(new ClassCountChart), samples_(new SampleGrid), stats_(new QLabel),
+      status_(new QLabel), chart_(new ClassCountChart), samples_(new SampleGrid), stats_(new QLabel), modelInput_(new QLabel),
       problems_(new QListWidget), settings_(new BindingSettings(doc)), shapeMessage_(banner("#ffe8a8")),
       applyShape_(new QPushButton(tr("Use the dataset's shape"))), classWarning_(banner("#ffc8a8")) {
     source_->addItem(tr("Fashion-MNIST (installed)"), "fashion-mnist");
@@ -71,6 +71,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(stats_);
+    rightLayout->addWidget(modelInput_);
     rightLayout->addWidget(new QLabel(tr("Problems")));
     rightLayout->addWidget(problems_, 1);
     rightLayout->addWidget(settings_);
@@ -96,6 +97,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     });
     connect(doc_, &ProjectDocument::changed, this, &DatasetPanel::onDocumentChanged);
     reload();
+    updateFit();
 }
 
 // A running inspection is not waited for: it owns a copy of the binding and its result is dropped.
@@ -206,6 +208,9 @@ void DatasetPanel::showStatistics() {
 }
 
 void DatasetPanel::updateFit() {
+    const Node* input = singleInput(doc_->graph());
+    modelInput_->setText(input ? tr("Model input: %1 (images are resized to it)").arg(shapeText(inputShape(*input)))
+                               : tr("Model input: no single Input node"));
     offer_.reset();
     if (summary_.ok() && summary_.shape) offer_ = inputShapeOffer(*doc_, *summary_.shape);
     shapeMessage_->setText(offer_ ? offer_->message : QString());

@@ -48,6 +48,7 @@ public:
     QListWidget* problems() const { return problems_; }
     BindingSettings* settings() const { return settings_; }
     QLabel* statistics() const { return stats_; }
+    QLabel* modelInput() const { return modelInput_; }  // the Input node's shape, as the pipeline resizes to it
     QLabel* inputShapeMessage() const { return shapeMessage_; }  // visible when the Input differs
     QPushButton* applyInputShapeButton() const { return applyShape_; }
     QLabel* classCountMessage() const { return classWarning_; }  // visible when the last Dense differs
@@ -80,6 +81,7 @@ private:
     ClassCountChart* chart_;
     SampleGrid* samples_;
     QLabel* stats_;
+    QLabel* modelInput_;
     QListWidget* problems_;
     BindingSettings* settings_;
     QLabel* shapeMessage_;

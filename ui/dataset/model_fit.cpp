@@ -9,12 +9,6 @@ namespace lf::ui {
 
 namespace {
 
-QString shapeText(const IntList& s) {
-    QStringList parts;
-    for (std::int64_t d : s) parts << QString::number(d);
-    return "(" + parts.join(", ") + ")";
-}
-
 std::optional<std::int64_t> resolvedInt(const ProjectDocument& doc, const std::string& node, const char* param) {
     auto info = doc.analysis().nodes.find(node);
     if (info == doc.analysis().nodes.end()) return std::nullopt;
@@ -25,20 +19,34 @@ std::optional<std::int64_t> resolvedInt(const ProjectDocument& doc, const std::s
 
 }  // namespace
 
-std::optional<InputShapeOffer> inputShapeOffer(const ProjectDocument& doc, const ImageShape& dataset) {
-    const Graph& g = doc.graph();
+QString shapeText(const IntList& s) {
+    QStringList parts;
+    for (std::int64_t d : s) parts << QString::number(d);
+    return "(" + parts.join(", ") + ")";
+}
+
+const Node* singleInput(const Graph& g) {
     const Node* input = nullptr;
     for (const Node& n : g.nodes) {
         if (n.type != "Input") continue;
-        if (input) return std::nullopt;  // several inputs: not an image classifier this panel can reason about
+        if (input) return nullptr;
         input = &n;
     }
+    return input;
+}
+
+IntList inputShape(const Node& input) {
+    auto it = input.params.find("shape");
+    return it != input.params.end() && std::holds_alternative<IntList>(it->second) ? std::get<IntList>(it->second) : IntList{};
+}
+
+std::optional<InputShapeOffer> inputShapeOffer(const ProjectDocument& doc, const ImageShape& dataset) {
+    const Node* input = singleInput(doc.graph());
     if (!input) return std::nullopt;
     InputShapeOffer offer;
     offer.node = input->id;
     offer.wanted = {dataset.height, dataset.width, dataset.channels};
-    auto it = input->params.find("shape");
-    if (it != input->params.end() && std::holds_alternative<IntList>(it->second)) offer.current = std::get<IntList>(it->second);
+    offer.current = inputShape(*input);
     if (offer.current == offer.wanted) return std::nullopt;
     offer.message = QObject::tr("The Input node '%1' takes %2, but the dataset's images are %3.")
                         .arg(QString::fromStdString(input->name), shapeText(offer.current), shapeText(offer.wanted));

@@ -18,6 +18,13 @@ struct InputShapeOffer {
     QString message;
 };
 
+// The graph's only Input node; null when it has none or several (not a model this panel checks).
+const Node* singleInput(const Graph& graph);
+// Its `shape` parameter; empty when unset.
+IntList inputShape(const Node& input);
+// "(28, 28, 1)"
+QString shapeText(const IntList& shape);
+
 // Empty when the graph has no single Input or its shape already matches.
 std::optional<InputShapeOffer> inputShapeOffer(const ProjectDocument& doc, const ImageShape& dataset);
 // Sets the Input node's shape (one SetParamCommand on the document's undo stack).
