@@ -214,6 +214,23 @@ private Q_SLOTS:
         QVERIFY(!warning->isHidden());
     }
 
+    void installedFashionMnist() {
+        DatasetPanel panel(&doc_);
+        panel.bindFashionMnist();
+        QCOMPARE(doc_.project().dataset.kind, std::string("fashion-mnist"));
+        QVERIFY(waitForSummary(panel));
+        QVERIFY2(panel.summary().ok(), qPrintable(panel.summary().error));
+        const QList<QBarSet*> sets = panel.chart()->series()->barSets();
+        QCOMPARE(sets.size(), 2);
+        QCOMPARE(values(sets[0]), QList<qreal>(10, 6000));
+        QCOMPARE(values(sets[1]), QList<qreal>(10, 1000));
+        QCOMPARE(panel.samples()->thumbnailCount(), 10 * kSamplesPerClass);  // in memory: no decoding
+        QCOMPARE(panel.samples()->item(0)->text(), QString("T-shirt/top"));
+        QVERIFY(panel.inputShapeMessage()->isHidden());  // the CNN takes (28, 28, 1)
+        QVERIFY(panel.classCountMessage()->isHidden());  // and has 10 output units
+        QVERIFY(!panel.settings()->resize()->parentWidget()->isEnabled());  // pipeline settings are for folders
+    }
+
     void cleanup() {
         doc_.reset({}, {});
         dir_.reset();

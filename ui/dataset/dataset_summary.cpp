@@ -95,6 +95,7 @@ DatasetSummary summarizeFashionMnist(const QString& dir) {
             ++taken[label];
             s.samples << DatasetSample{label, {}, toImage(d.train, i)};
         }
+        std::stable_sort(s.samples.begin(), s.samples.end(), [](const auto& a, const auto& b) { return a.label < b.label; });
         s.shape = ImageShape{int(d.train.sample_shape[0]), int(d.train.sample_shape[1]), 1};
     } catch (const Error& e) {
         s.error = QString::fromStdString(e.what());
