@@ -1,7 +1,15 @@
 // layerforge: the studio. A thin main: the window lives in ui/mainwindow/.
+//   layerforge [PROJECT.lfproj]   open a project (or offer to recover an autosave)
+//   layerforge --example          the tutorial's CNN with Fashion-MNIST bound as an image folder
+//                                 (imported to the per-user data folder on first use)
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
 #include <QStyleFactory>
 
+#include "canvas/canvas_view.h"
+#include "dataset/example_dataset.h"
+#include "dataset/example_project.h"
 #include "mainwindow/main_window.h"
 
 int main(int argc, char** argv) {
@@ -9,10 +17,25 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("Layerforge");
     QApplication::setOrganizationName("Layerforge");
     QApplication::setStyle(QStyleFactory::create("Fusion"));  // follows the system palette, light or dark
+    QCommandLineParser cli;
+    cli.setApplicationDescription(QApplication::translate("main", "Layerforge deep-learning studio"));
+    cli.addHelpOption();
+    cli.addOption({"example", QApplication::translate("main", "Open the built-in example: the tutorial's CNN on Fashion-MNIST.")});
+    cli.addPositionalArgument("project", QApplication::translate("main", "A project file (*.lfproj) to open."));
+    cli.process(app);
+
     lf::ui::MainWindow window;
     window.show();
-    const QStringList args = QApplication::arguments();
-    if (args.size() > 1) window.openFile(args[1]);
-    else window.offerRecovery();
+    if (cli.isSet("example")) {
+        auto* data = new lf::ui::ExampleDataset(lf::ui::defaultExampleDatasetDir(), &window);
+        QString error;
+        const QString path = lf::ui::MainWindow::templateDirectory() + "/fashion_cnn.lfproj";
+        if (lf::ui::openExampleProject(window.document(), path, data, &window, &error)) window.view()->fitToView();
+        else QMessageBox::warning(&window, QApplication::translate("main", "Cannot open the example"), error);
+    } else if (!cli.positionalArguments().isEmpty()) {
+        window.openFile(cli.positionalArguments().first());
+    } else {
+        window.offerRecovery();
+    }
     return app.exec();
 }

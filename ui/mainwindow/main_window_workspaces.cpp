@@ -4,6 +4,7 @@
 #include <QTabWidget>
 
 #include "checkpoints/checkpoint_browser.h"
+#include "dataset/dataset_panel.h"
 #include "evaluation/evaluation_view.h"
 #include "mainwindow/main_window.h"
 #include "training/message_views.h"
@@ -13,6 +14,8 @@
 namespace lf::ui {
 
 void MainWindow::createWorkspaces() {
+    addWorkspace(new DatasetPanel(doc_), tr("Data"));
+
     auto* train = new TrainingPanel(session_);
     addWorkspace(train, tr("Train"));
     installMessageViews(this, train->controller());  // log dock + error banner, wired to training

@@ -1,0 +1,22 @@
+#pragma once
+// The Data workspace's bar chart (Qt Charts): images per class, one bar set per split.
+#include <QChartView>
+
+#include "dataset/dataset_summary.h"
+
+class QBarSeries;
+
+namespace lf::ui {
+
+class ClassCountChart : public QChartView {
+    Q_OBJECT
+public:
+    explicit ClassCountChart(QWidget* parent = nullptr);
+    void showSummary(const DatasetSummary& summary);
+    QBarSeries* series() const { return series_; }
+
+private:
+    QBarSeries* series_ = nullptr;
+};
+
+}  // namespace lf::ui
