@@ -71,7 +71,8 @@ MetricPlot::MetricPlot(const QString& family, QWidget* parent)
     hoverText_->setPadding(QMargins(5, 3, 5, 3));
     hoverText_->setBrush(QColor(255, 255, 255, 225));
     hoverText_->setPen(QPen(Qt::gray));
-    hideHover();
+    tracer_->setVisible(false);
+    hoverText_->setVisible(false);
 
     connect(plot_, &QCustomPlot::afterReplot, this, [this] { ++replots_; });
     connect(plot_, &QCustomPlot::legendClick, this, &MetricPlot::onLegendClick);
