@@ -130,7 +130,16 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < v.size(); ++i) c.append({double(i + 1), (i + 1) / 50.0, 0.1 * i, v[i]});
         QCOMPARE(c.drawn(), smoothed(v, 0.8));
         QCOMPARE(c.raw(), v);
+        QVERIFY(c.smoothed());
+        c.setSmoothing(0.5);  // a new factor, then live appends continue the same average
+        c.append({201, 4.02, 20.0, 1.0});
+        std::vector<double> more = v;
+        more.push_back(1.0);
+        QCOMPARE(c.drawn(), smoothed(more, 0.5));
+        c.clear();
+        for (std::size_t i = 0; i < v.size(); ++i) c.append({double(i + 1), (i + 1) / 50.0, 0.1 * i, v[i]});
         c.setSmoothing(0);
+        QVERIFY(!c.smoothed());
         QCOMPARE(c.drawn(), v);
         c.append({101, 2.02, 30, 9.0});  // a resumed run continues from step 100
         QCOMPARE(c.size(), std::size_t(101));

@@ -129,6 +129,31 @@ private Q_SLOTS:
         QCOMPARE(drawn.last().x(), 1000000.0);
     }
 
+    void zoomedViewDecimatesOnlyTheVisibleRange() {
+        TrainingCharts charts;
+        charts.resize(1200, 700);  // about 1,100 pixel columns
+        charts.show();
+        charts.beginLiveRun("zoom");
+        feed(charts, 100000);
+        charts.replotNow();
+        MetricPlot* loss = charts.plot("loss");
+        QVERIFY(loss->following());
+        QVERIFY(charts.drawnPoints("loss").size() < 5000);
+        loss->customPlot()->xAxis->setRange(1000, 2000);  // what a wheel zoom or a drag leaves
+        loss->setFollowing(false);
+        charts.replotNow();
+        const QVector<QPointF> drawn = charts.drawnPoints("loss");
+        QVERIFY2(drawn.size() >= 900, qPrintable(QString::number(drawn.size())));  // every point, not 1 in 128
+        for (const QPointF& p : drawn) QVERIFY(p.x() >= 990 && p.x() <= 2010);
+        QCOMPARE(loss->customPlot()->xAxis->range().lower, 1000.0);  // the user's range is kept
+        feed(charts, 10, 100001);
+        charts.replotNow();
+        QCOMPARE(loss->customPlot()->xAxis->range().upper, 2000.0);  // new steps do not pull it away
+        loss->setFollowing(true);  // double-click
+        charts.replotNow();
+        QCOMPARE(charts.drawnPoints("loss").last().x(), 100010.0);
+    }
+
     void smoothingChangesWhatIsDrawnNotTheData() {
         TrainingCharts charts;
         charts.beginLiveRun("smooth");
@@ -142,6 +167,9 @@ private Q_SLOTS:
         const QVector<QPointF> drawn = charts.drawnPoints("loss");
         QCOMPARE(drawn.size(), 100);
         for (int i = 0; i < 100; ++i) QCOMPARE(drawn[i].y(), expected[std::size_t(i)]);
+        const QVector<QPointF> faint = charts.plot("loss")->drawnPoints("loss#raw");  // raw behind
+        QCOMPARE(faint.size(), 100);
+        for (int i = 0; i < 100; ++i) QCOMPARE(faint[i].y(), raw[std::size_t(i)]);
         feed(charts, 1, 101);  // a live append is smoothed with the same factor
         charts.replotNow();
         raw.push_back(lossAt(101));
@@ -149,6 +177,10 @@ private Q_SLOTS:
         std::ostringstream csv;
         charts.writeCsv(csv);
         QVERIFY(csv.str().find("live,loss,1,0.01,0.01," + std::to_string(lossAt(1)).substr(0, 6)) != std::string::npos);
+        charts.setSmoothing(0);
+        charts.replotNow();
+        QVERIFY(charts.plot("loss")->drawnPoints("loss#raw").isEmpty());
+        QCOMPARE(charts.drawnPoints("loss").last().y(), lossAt(101));
         charts.setSmoothing(5);
         QCOMPARE(charts.smoothing(), kMaxSmoothing);
     }

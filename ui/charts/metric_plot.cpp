@@ -12,6 +12,8 @@ namespace lf::ui {
 namespace {
 
 constexpr const char* kHoverLayer = "hover";
+constexpr const char* kRawLayer = "raw";  // below the curves: the faint raw values while smoothing
+const QString kRawSuffix = QStringLiteral("#raw");
 
 // Decimation target: one bucket per pixel column of the axis rect, within sane bounds while
 // the widget has not been laid out yet.
@@ -55,6 +57,7 @@ MetricPlot::MetricPlot(const QString& family, QWidget* parent)
     plot_->setNoAntialiasingOnDrag(true);
 
     // Tracer and read-out live on their own buffered layer: a mouse move repaints only them.
+    plot_->addLayer(kRawLayer, plot_->layer("main"), QCustomPlot::limBelow);
     plot_->addLayer(kHoverLayer, plot_->layer("legend"), QCustomPlot::limAbove);
     plot_->layer(kHoverLayer)->setMode(QCPLayer::lmBuffered);
     tracer_ = new QCPItemTracer(plot_);
@@ -115,14 +118,27 @@ QCPGraph* MetricPlot::graphFor(const PlotCurve& curve) {
     return graph;
 }
 
-void MetricPlot::fill(QCPGraph* graph, const PlotCurve& curve, const PlotView& view) {
+QCPGraph* MetricPlot::rawGraphFor(const PlotCurve& curve) {
+    QCPGraph*& graph = graphs_[curve.key + kRawSuffix];
+    if (!graph) {
+        graph = plot_->addGraph();
+        graph->removeFromLegend();
+        graph->setLayer(kRawLayer);
+    }
+    QColor faint = curve.color;
+    faint.setAlpha(60);
+    graph->setPen(QPen(faint, 1.0, curve.pen));
+    return graph;
+}
+
+void MetricPlot::fill(QCPGraph* graph, const PlotCurve& curve, const PlotView& view, bool raw) {
     const CurveSeries& s = *curve.series;
     auto [first, last] = std::pair<std::size_t, std::size_t>(0, s.size());
     if (!following_) std::tie(first, last) = s.visibleRange(view.xMode, plot_->xAxis->range().lower, plot_->xAxis->range().upper);
     const std::vector<double>& xs = s.x(view.xMode);
-    const std::vector<double>& ys = s.drawn();
+    const std::vector<double>& ys = raw ? s.raw() : s.drawn();
     QVector<QCPGraphData> data;
-    const std::vector<std::size_t> indices = s.decimated(first, last, columnsOf(plot_));
+    const std::vector<std::size_t> indices = s.decimated(first, last, columnsOf(plot_), raw);
     data.reserve(qsizetype(indices.size()));
     for (std::size_t i : indices) data.append(QCPGraphData(xs[i], ys[i]));
     graph->data()->set(data, true);
@@ -143,9 +159,15 @@ void MetricPlot::draw(const std::vector<PlotCurve>& curves, const PlotView& view
     for (const PlotCurve& c : curves) {
         keys.insert(c.key);
         QCPGraph* graph = graphFor(c);
-        fill(graph, c, view);
+        fill(graph, c, view, false);
         graph->setVisible(isCurveVisible(c.key));
         styleLegendItem(graph, isCurveVisible(c.key));
+        if (c.series->smoothed() && !c.markers) {  // TensorBoard-style: raw values faint behind
+            keys.insert(c.key + kRawSuffix);
+            QCPGraph* raw = rawGraphFor(c);
+            fill(raw, c, view, true);
+            raw->setVisible(isCurveVisible(c.key));
+        }
     }
     for (auto it = graphs_.begin(); it != graphs_.end();) {
         if (keys.contains(it.key())) {
@@ -170,6 +192,7 @@ void MetricPlot::styleLegendItem(QCPGraph* graph, bool visible) {
 void MetricPlot::setCurveVisible(const QString& key, bool visible) {
     if (visible) hidden_.remove(key);
     else hidden_.insert(key);
+    if (QCPGraph* raw = graphs_.value(key + kRawSuffix)) raw->setVisible(visible);
     if (QCPGraph* graph = graphs_.value(key)) {
         graph->setVisible(visible);
         styleLegendItem(graph, visible);

@@ -4,7 +4,8 @@
 // data and the redraw timing belong to TrainingCharts. While following, the axes fit all the
 // data; wheel-zoom or drag stops following (double-click resumes), and the visible range is
 // then decimated on the next draw. Hovering shows a tracer on the nearest point and the values
-// of every curve at that x; clicking a legend entry hides or shows its curve.
+// of every curve at that x; clicking a legend entry hides or shows its curve. While smoothing
+// is on, each training curve's raw values are drawn faintly behind it, as TensorBoard does.
 // qcustomplot.h is included only in the .cpp (it costs ~9 s per translation unit).
 #include <QColor>
 #include <QHash>
@@ -62,7 +63,8 @@ public:
     void setFollowing(bool follow);
 
     int replotCount() const { return replots_; }
-    QVector<QPointF> drawnPoints(const QString& key) const;  // the decimated (x, y) last drawn
+    // The decimated (x, y) last drawn; key + "#raw" is the faint raw curve shown while smoothing.
+    QVector<QPointF> drawnPoints(const QString& key) const;
     QString readout() const;                                  // the hover text, empty when none
     void hoverAt(const QPoint& pos);                          // what a mouse move over the plot does
     QPixmap toPixmap(int width, int height);
@@ -77,7 +79,8 @@ protected:
 
 private:
     QCPGraph* graphFor(const PlotCurve& curve);
-    void fill(QCPGraph* graph, const PlotCurve& curve, const PlotView& view);
+    QCPGraph* rawGraphFor(const PlotCurve& curve);
+    void fill(QCPGraph* graph, const PlotCurve& curve, const PlotView& view, bool raw);
     void applyScales(const PlotView& view);
     void styleLegendItem(QCPGraph* graph, bool visible);
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace lf::ui {
 
@@ -32,8 +33,8 @@ void MinMaxPyramid::append(double value) {
     extendLevels(values_.size() - 1);
 }
 
-void MinMaxPyramid::assign(const std::vector<double>& values) {
-    values_ = values;
+void MinMaxPyramid::assign(std::vector<double> values) {
+    values_ = std::move(values);
     levels_.clear();
     extendLevels(0);
 }

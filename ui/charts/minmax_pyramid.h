@@ -17,7 +17,7 @@ class MinMaxPyramid {
 public:
     void clear();
     void append(double value);
-    void assign(const std::vector<double>& values);  // O(n): after smoothing changes, or truncation
+    void assign(std::vector<double> values);  // O(n): after smoothing changes, or truncation
     std::size_t size() const { return values_.size(); }
     const std::vector<double>& values() const { return values_; }
 
