@@ -18,6 +18,7 @@ double EmaSmoother::push(double value) {
     if (!std::isfinite(value)) return value;
     last_ = last_ * factor_ + (1 - factor_) * value;
     debias_ *= factor_;
+    if (debias_ < 1e-20) debias_ = 0;  // 1 - debias is exactly 1 by now; spare the denormals
     // factor 0 gives debias 0 and 1 - 0 = 1: the identity, with no special case.
     return last_ / (1 - debias_);
 }
