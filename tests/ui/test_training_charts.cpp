@@ -167,6 +167,10 @@ private Q_SLOTS:
         const QVector<QPointF> drawn = charts.drawnPoints("loss");
         QCOMPARE(drawn.size(), 100);
         for (int i = 0; i < 100; ++i) QCOMPARE(drawn[i].y(), expected[std::size_t(i)]);
+        charts.addEpoch(50, 0.5, 0.5, {{"val_loss", 0.5}});
+        charts.addEpoch(100, 1.0, 1.0, {{"val_loss", 0.25}});
+        charts.replotNow();
+        QCOMPARE(charts.drawnPoints("val_loss")[1].y(), 0.25);  // validation is never smoothed
         const QVector<QPointF> faint = charts.plot("loss")->drawnPoints("loss#raw");  // raw behind
         QCOMPARE(faint.size(), 100);
         for (int i = 0; i < 100; ++i) QCOMPARE(faint[i].y(), raw[std::size_t(i)]);

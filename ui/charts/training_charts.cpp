@@ -79,7 +79,7 @@ void TrainingCharts::beginLiveRun(const QString& title) {
 }
 
 void TrainingCharts::append(const std::string& name, const CurvePoint& p) {
-    live_.curve(name, smoothing_).append(p);
+    live_.curve(name, smoothingFor(name)).append(p);
     markDirty(familyOf(name));
 }
 
@@ -123,7 +123,7 @@ bool TrainingCharts::addOverlay(qint64 runId, QString* error) {
         run.label = QStringLiteral("#%1 ").arg(runId);
         run.color = 2 + int(overlays_.size());
         for (auto& [name, points] : loadRunCurves(store, runId)) {
-            CurveSeries& c = run.curve(name, smoothing_);
+            CurveSeries& c = run.curve(name, smoothingFor(name));
             for (const CurvePoint& p : points) c.append(p);
             markDirty(familyOf(name));
         }
@@ -157,14 +157,17 @@ void TrainingCharts::setXAxisMode(XAxisMode mode) {
 
 void TrainingCharts::setSmoothing(double factor) {
     smoothing_ = std::clamp(factor, 0.0, kMaxSmoothing);
-    for (auto& c : live_.curves) c.second->setSmoothing(smoothing_);
+    for (auto& c : live_.curves) c.second->setSmoothing(smoothingFor(c.first));
     for (auto& [id, run] : overlays_)
-        for (auto& c : run.curves) c.second->setSmoothing(smoothing_);
+        for (auto& c : run.curves) c.second->setSmoothing(smoothingFor(c.first));
     const QSignalBlocker block(smoothingSlider_);
     smoothingSlider_->setValue(int(std::lround(smoothing_ * 1000)));
     smoothingValue_->setText(QString::number(smoothing_, 'f', 3));
     markAllDirty();
 }
+
+// Validation has one point per epoch: an average over a handful of epochs would mostly lag.
+double TrainingCharts::smoothingFor(const std::string& series) const { return isValidation(series) ? 0.0 : smoothing_; }
 
 void TrainingCharts::setLogScale(Qt::Orientation axis, bool log) {
     (axis == Qt::Horizontal ? view_.logX : view_.logY) = log;

@@ -69,7 +69,7 @@ public:
     // View controls (the toolbar's widgets call these; so can tests and other panels).
     void setXAxisMode(XAxisMode mode);
     XAxisMode xAxisMode() const { return view_.xMode; }
-    void setSmoothing(double factor);  // 0..0.999
+    void setSmoothing(double factor);  // 0..0.999, for the per-step curves (not validation)
     double smoothing() const { return smoothing_; }
     void setLogScale(Qt::Orientation axis, bool log);
     bool logScale(Qt::Orientation axis) const;
@@ -106,6 +106,7 @@ private:
     void exportPngDialog();
     void exportCsvDialog();
     void append(const std::string& name, const CurvePoint& p);
+    double smoothingFor(const std::string& series) const;
     MetricPlot* plotFor(const QString& family);
     std::vector<PlotCurve> curvesOf(const QString& family) const;
     void markDirty(const QString& family);
