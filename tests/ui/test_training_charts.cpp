@@ -64,6 +64,8 @@ private Q_SLOTS:
         QCOMPARE(charts.liveTitle(), QString("run 2"));
         charts.replotNow();
         QVERIFY(charts.drawnPoints("loss").isEmpty());
+        QVERIFY(charts.plot("top5")->isHidden());  // no curves left in that family
+        QVERIFY(!charts.plot("loss")->isHidden());
     }
 
     void resumedRunContinuesFromItsStep() {

@@ -254,8 +254,14 @@ void TrainingCharts::refresh() {
 void TrainingCharts::replotNow() {
     redrawTimer_->stop();
     const std::set<QString> dirty = std::exchange(dirty_, {});
-    for (const QString& family : dirty)
-        if (MetricPlot* p = plot(family)) p->draw(curvesOf(family), view_);
+    for (const QString& family : dirty) {
+        MetricPlot* p = plot(family);
+        if (!p) continue;
+        const std::vector<PlotCurve> curves = curvesOf(family);
+        p->draw(curves, view_);
+        // Loss and accuracy stay as the page's frame; another family shows while it has curves.
+        p->setHidden(curves.empty() && family != QLatin1String("loss") && family != QLatin1String("accuracy"));
+    }
 }
 
 void TrainingCharts::showEvent(QShowEvent* event) {
