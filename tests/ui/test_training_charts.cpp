@@ -35,6 +35,23 @@ QCPGraph* graphNamed(MetricPlot* plot, const QString& label) {
     return nullptr;
 }
 
+// A finished run of two 3-step epochs: loss and accuracy per step, val loss per epoch, and an
+// "epoch" lr row; wall times 1001..1006.5.
+std::int64_t writeTwoEpochRun(const std::string& path) {
+    RunStore store(path);
+    const std::int64_t id = store.create_run({.name = "baseline", .status = "finished"});
+    std::vector<MetricRow> rows;
+    for (int s = 1; s <= 6; ++s) {
+        rows.push_back({id, s, s <= 3 ? 1 : 2, "train", "loss", 1.0 / s, 1000.0 + s});
+        rows.push_back({id, s, s <= 3 ? 1 : 2, "train", "accuracy", 0.1 * s, 1000.0 + s});
+    }
+    rows.push_back({id, 3, 1, "val", "loss", 0.7, 1003.5});
+    rows.push_back({id, 6, 2, "val", "loss", 0.6, 1006.5});
+    rows.push_back({id, 6, 2, "epoch", "lr", 0.01, 1006.5});
+    store.append_metrics(rows);
+    return id;
+}
+
 }  // namespace
 
 class TestTrainingCharts : public QObject {
@@ -281,20 +298,7 @@ private Q_SLOTS:
     void overlaysAnEarlierRunFromTheStore() {
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/p.lfruns").toStdString();
-        std::int64_t id = 0;
-        {
-            RunStore store(path);
-            id = store.create_run({.name = "baseline", .status = "finished"});
-            std::vector<MetricRow> rows;
-            for (int s = 1; s <= 6; ++s) {
-                rows.push_back({id, s, s <= 3 ? 1 : 2, "train", "loss", 1.0 / s, 1000.0 + s});
-                rows.push_back({id, s, s <= 3 ? 1 : 2, "train", "accuracy", 0.1 * s, 1000.0 + s});
-            }
-            rows.push_back({id, 3, 1, "val", "loss", 0.7, 1003.5});
-            rows.push_back({id, 6, 2, "val", "loss", 0.6, 1006.5});
-            rows.push_back({id, 6, 2, "epoch", "lr", 0.01, 1006.5});
-            store.append_metrics(rows);
-        }
+        const std::int64_t id = writeTwoEpochRun(path);
         TrainingCharts charts;
         charts.setStorePath(QString::fromStdString(path));
         charts.refreshRunsMenu();
@@ -339,6 +343,27 @@ private Q_SLOTS:
         charts.setStorePath(dir.path() + "/missing.lfruns");
         charts.refreshRunsMenu();
         QVERIFY(!charts.runsMenu()->actions()[0]->isEnabled());  // says why instead of listing
+    }
+
+    void resumedRunContinuesItsStoredCurves() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/p.lfruns").toStdString();
+        const std::int64_t id = writeTwoEpochRun(path);
+        TrainingCharts charts;
+        charts.setStorePath(QString::fromStdString(path));
+        QString error;
+        QVERIFY2(charts.continueLiveRun("resumed", id, &error), qPrintable(error));
+        QCOMPARE(charts.liveTitle(), QString("resumed"));
+        QCOMPARE(charts.pointCount("loss"), 6);
+        QCOMPARE(charts.pointCount("val_loss"), 2);
+        charts.addStep(4, 4.0 / 3.0, 0.5, {{"loss", 0.3}});  // resumed from the checkpoint at step 3
+        QCOMPARE(charts.pointCount("loss"), 4);
+        charts.setXAxisMode(XAxisMode::Seconds);
+        charts.replotNow();
+        QCOMPARE(charts.drawnPoints("loss").last(), QPointF(6.0, 0.3));  // 5.5 s stored + 0.5 s
+        QVERIFY(!charts.continueLiveRun("gone", id + 7, &error));
+        QVERIFY(error.contains(QString::number(id + 7)));
+        QCOMPARE(charts.pointCount("loss"), 0);
     }
 
     void exportsCsvAndPng() {

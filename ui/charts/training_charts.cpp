@@ -75,11 +75,12 @@ void TrainingCharts::beginLiveRun(const QString& title) {
     liveTitle_ = title;
     titleLabel_->setText(title);
     live_.curves.clear();
+    secondsOffset_ = 0;
     markAllDirty();
 }
 
 void TrainingCharts::append(const std::string& name, const CurvePoint& p) {
-    live_.curve(name, smoothingFor(name)).append(p);
+    live_.curve(name, smoothingFor(name)).append({p.step, p.epoch, p.seconds + secondsOffset_, p.value});
     markDirty(familyOf(name));
 }
 
@@ -116,25 +117,38 @@ int TrainingCharts::pointCount(const QString& series) const {
     return c ? int(c->size()) : 0;
 }
 
-bool TrainingCharts::addOverlay(qint64 runId, QString* error) {
+bool TrainingCharts::loadRun(qint64 runId, RunCurves& into, const QString& purpose, QString* error) {
     try {
         RunStore store(storePath_.toStdString(), false);
-        RunCurves run;
-        run.label = QStringLiteral("#%1 ").arg(runId);
-        run.color = 2 + int(overlays_.size());
         for (auto& [name, points] : loadRunCurves(store, runId)) {
-            CurveSeries& c = run.curve(name, smoothingFor(name));
+            CurveSeries& c = into.curve(name, smoothingFor(name));
             for (const CurvePoint& p : points) c.append(p);
             markDirty(familyOf(name));
         }
-        overlays_[runId] = std::move(run);
         return true;
     } catch (const std::exception& e) {
-        const QString message = tr("Cannot overlay run %1: %2").arg(runId).arg(QString::fromUtf8(e.what()));
+        const QString message = purpose.arg(runId) + QStringLiteral(": ") + QString::fromUtf8(e.what());
         if (error) *error = message;
         showError(message);
         return false;
     }
+}
+
+bool TrainingCharts::addOverlay(qint64 runId, QString* error) {
+    RunCurves run;
+    run.label = QStringLiteral("#%1 ").arg(runId);
+    run.color = 2 + int(overlays_.size());
+    if (!loadRun(runId, run, tr("Cannot overlay run %1"), error)) return false;
+    overlays_[runId] = std::move(run);
+    return true;
+}
+
+bool TrainingCharts::continueLiveRun(const QString& title, qint64 runId, QString* error) {
+    beginLiveRun(title);
+    if (!loadRun(runId, live_, tr("Cannot show the earlier steps of run %1"), error)) return false;
+    for (const auto& entry : live_.curves)  // the resumed session's clock starts at 0 again
+        if (!entry.second->empty()) secondsOffset_ = std::max(secondsOffset_, entry.second->x(XAxisMode::Seconds).back());
+    return true;
 }
 
 void TrainingCharts::removeOverlay(qint64 runId) {

@@ -56,6 +56,9 @@ public:
     void addStep(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
     void addEpoch(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
     void setStorePath(const QString& runStorePath);  // for overlays of earlier runs
+    // A resumed run: beginLiveRun, then the run's curves so far from the store. Stored points
+    // past the checkpoint go as the resumed steps arrive; `seconds` continue after the stored ones.
+    bool continueLiveRun(const QString& title, qint64 runId, QString* error = nullptr);
     int pointCount(const QString& series) const;     // e.g. "loss", "val_accuracy", "run3/loss"
 
     // Overlays (what the Runs menu does). addOverlay reads the run's metrics once; on failure
@@ -107,6 +110,9 @@ private:
     void exportCsvDialog();
     void append(const std::string& name, const CurvePoint& p);
     double smoothingFor(const std::string& series) const;
+    // Appends the run's stored curves to `into`; on failure says `purpose` (with %1 the run)
+    // and the store's message.
+    bool loadRun(qint64 runId, RunCurves& into, const QString& purpose, QString* error);
     MetricPlot* plotFor(const QString& family);
     std::vector<PlotCurve> curvesOf(const QString& family) const;
     void markDirty(const QString& family);
@@ -119,6 +125,7 @@ private:
     std::map<qint64, RunCurves> overlays_;
     QString liveTitle_, storePath_;
     double smoothing_ = 0;
+    double secondsOffset_ = 0;  // added to the live run's seconds after continueLiveRun
     PlotView view_{};
     std::set<QString> dirty_;
     QTimer* redrawTimer_;
