@@ -21,6 +21,7 @@ class ProjectDocument;
 class Recovery;
 class StudioSession;
 class SummaryPanel;
+class TrainingPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -52,6 +53,7 @@ protected:
 private:
     void createDocks();
     void createWorkspaces();  // main_window_workspaces.cpp
+    void connectCharts(TrainingPanel* train);
     void addWorkspace(QWidget* page, const QString& title);
     void showDesignDocks(bool show);
     void createActions();

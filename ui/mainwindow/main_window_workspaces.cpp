@@ -3,10 +3,13 @@
 // the window.
 #include <QTabWidget>
 
+#include "charts/training_charts.h"
 #include "checkpoints/checkpoint_browser.h"
 #include "dataset/dataset_panel.h"
+#include "document/project_document.h"
 #include "evaluation/evaluation_view.h"
 #include "mainwindow/main_window.h"
+#include "session/studio_session.h"
 #include "training/message_views.h"
 #include "training/training_controller.h"
 #include "training/training_panel.h"
@@ -19,6 +22,7 @@ void MainWindow::createWorkspaces() {
     auto* train = new TrainingPanel(session_);
     addWorkspace(train, tr("Train"));
     installMessageViews(this, train->controller());  // log dock + error banner, wired to training
+    connectCharts(train);
 
     auto* checkpoints = new CheckpointBrowser(session_);
     addWorkspace(checkpoints, tr("Checkpoints"));
@@ -30,6 +34,26 @@ void MainWindow::createWorkspaces() {
     auto* evaluation = new EvaluationView(session_);
     evaluation->acceptImageDropsOn(this);  // an image file dropped on the window is predicted
     addWorkspace(evaluation, tr("Evaluate"));
+}
+
+// The live charts on the Train page: a run (new or resumed) continues its stored curves, then
+// takes the controller's coalesced step events and the per-epoch validation metrics.
+void MainWindow::connectCharts(TrainingPanel* train) {
+    auto* charts = new TrainingCharts;
+    train->setChartsWidget(charts);
+    charts->setStorePath(session_->storePath());
+    connect(doc_, &ProjectDocument::fileNameChanged, charts, [this, charts] { charts->setStorePath(session_->storePath()); });
+    TrainingController* controller = train->controller();
+    connect(controller, &TrainingController::started, charts, [this, charts](qint64 runId) {
+        charts->setStorePath(session_->storePath());
+        charts->continueLiveRun(tr("run %1").arg(runId), runId);
+    });
+    connect(controller, &TrainingController::trainEvent, charts, [charts](const lf::TrainEvent& e) {
+        if (e.kind == lf::EventKind::Step && e.steps_per_epoch > 0)
+            charts->addStep(e.step, double(e.step) / double(e.steps_per_epoch), e.elapsed_seconds, e.metrics);
+        else if (e.kind == lf::EventKind::EpochEnd)
+            charts->addEpoch(e.step, double(e.epoch), e.elapsed_seconds, e.metrics);
+    });
 }
 
 }  // namespace lf::ui
