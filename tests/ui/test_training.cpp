@@ -29,50 +29,13 @@
 #include "training/training_panel.h"
 #include "training/training_progress.h"
 #include "training/training_settings_form.h"
+#include "image_folder_fixture.h"
 #include "ui_test_util.h"
 
 using namespace lf;
 using namespace lf::ui;
 
 namespace {
-
-// ROOT/{train,test}/{dark,mid,light}/N.png: 8x8 grey images whose brightness gives the class.
-void writeImageFolder(const QString& root) {
-    const QStringList classes{"dark", "mid", "light"};
-    for (const char* split : {"train", "test"})
-        for (int c = 0; c < classes.size(); ++c) {
-            const QString dir = root + "/" + split + "/" + classes[c];
-            QDir().mkpath(dir);
-            const int count = QString(split) == "train" ? 20 : 4;
-            for (int i = 0; i < count; ++i) {
-                QImage img(8, 8, QImage::Format_Grayscale8);
-                for (int y = 0; y < 8; ++y)
-                    for (int x = 0; x < 8; ++x) {
-                        const int v = 40 + 80 * c + (x * 7 + y * 3 + i) % 30;
-                        img.setPixel(x, y, qRgb(v, v, v));
-                    }
-                QVERIFY(img.save(dir + QString("/%1.png").arg(i)));
-            }
-        }
-}
-
-Project tinyProject(const QString& dataset, std::int64_t epochs) {
-    Project p;
-    p.name = "tiny";
-    p.graph.nodes = {{"input", "Input", "input", {{"shape", IntList{8, 8, 1}}}, 0, 0},
-                     {"flatten", "Flatten", "flatten", {}, 0, 0},
-                     {"dense", "Dense", "dense", {{"units", std::int64_t(3)}}, 0, 0},
-                     {"softmax", "Softmax", "softmax", {}, 0, 0}};
-    p.graph.edges = {{{"input", 0}, {"flatten", 0}}, {{"flatten", 0}, {"dense", 0}}, {{"dense", 0}, {"softmax", 0}}};
-    p.dataset.kind = "image-folder";
-    p.dataset.path = dataset.toStdString();
-    p.dataset.validation = "none";
-    p.dataset.image["cache"] = std::string("memory");
-    p.training.batch_size = 4;
-    p.training.epochs = epochs;
-    p.training.optimizer = {"SGD", {{"learning_rate", 0.05}}};
-    return p;
-}
 
 int countKind(const QSignalSpy& spy, EventKind kind) {
     int n = 0;
@@ -89,7 +52,7 @@ class TestTraining : public QObject {
 
     // A document saved nowhere but named in the temporary folder: its store goes beside it.
     void setUp(ProjectDocument& doc, const QString& name, std::int64_t epochs, const QString& dataset = {}) {
-        doc.reset(tinyProject(dataset.isEmpty() ? data_ : dataset, epochs), dir_.filePath(name + ".lfproj"));
+        doc.reset(tinyImageProject(dataset.isEmpty() ? data_ : dataset, epochs), dir_.filePath(name + ".lfproj"));
     }
 
     static void fast(TrainingController& c) {
@@ -202,7 +165,7 @@ private Q_SLOTS:
 
     void anUnsavedProjectTrainsIntoTheUntitledStore() {
         ProjectDocument doc;
-        doc.reset(tinyProject(data_, 1), QString());
+        doc.reset(tinyImageProject(data_, 1), QString());
         StudioSession session(&doc);
         QVERIFY(session.storePath().endsWith("untitled.lfruns"));
         TrainingController c(&session);
@@ -286,7 +249,7 @@ private Q_SLOTS:
         // A learning rate that overflows the weights: the loss turns NaN or infinite.
         TrainingConfig t = doc.project().training;
         t.optimizer.params["learning_rate"] = 1e38;
-        Project p = tinyProject(data_, 2);
+        Project p = tinyImageProject(data_, 2);
         p.training = t;
         doc.reset(p, dir_.filePath("nan.lfproj"));
         QVERIFY(c.start());
@@ -395,7 +358,7 @@ private Q_SLOTS:
         QTest::qWait(1100);
         QVERIFY(gauge.updates() >= first + 2);
         {
-            Model big(tinyProject(data_, 1).graph);  // the engine's account grows while it lives
+            Model big(tinyImageProject(data_, 1).graph);  // the engine's account grows while it lives
             gauge.refresh();
             QVERIFY(gauge.reading().engine > 0);
         }
