@@ -4,8 +4,11 @@
 // functional graph with Concatenate branches; also NCHW input, opsets and BatchNorm folding.
 #include <QtTest>
 
+#include <map>
+
 #include "export_fixtures.h"
 #include "layerforge/export/export.h"
+#include "layerforge/project/project.h"
 
 using namespace export_test;
 using Json = nlohmann::json;
@@ -21,14 +24,20 @@ class TestExportRuntimes : public QObject {
         std::int64_t width = 0;
     };
 
-    // Exports `g` as ONNX and PyTorch, runs both on the same random batch, and the engine too.
-    static Exported run_all(const lf::Graph& g, lf::ExportOptions onnx = {}, bool fold_torch = false) {
-        QTemporaryDir dir;
-        const QString d = dir.path();
+    // Every case is exported up front and run in one Python process (importing torch and cv2
+    // costs seconds); the test functions then compare.
+    QTemporaryDir dir_;
+    Json jobs_ = Json::array();
+    std::map<QString, Exported> results_;
+
+    // Exports `g` as ONNX and PyTorch into DIR/name, queues both runs on one random batch, and
+    // keeps the engine's own output.
+    void prepare(const QString& name, const lf::Graph& g, lf::ExportOptions onnx = {}, bool fold_torch = false) {
+        const QString d = dir_.path() + "/" + name;
         lf::Model m(g);
         randomize(m, 7);
         const auto x = random_inputs(m, kBatch, 11);
-        Exported e;
+        Exported& e = results_[name];
         e.engine = engine_predict(m, x, kBatch);
         e.width = std::int64_t(e.engine.size()) / kBatch;
         const lf::ExportMetadata meta{{"a", "b", "c", "d", "e"}, {}, {}, "test"};
@@ -47,19 +56,14 @@ class TestExportRuntimes : public QObject {
             onnx_shape = {kBatch, s[2], s[0], s[1]};
         }
         const std::string model = (d + "/onnx/model.onnx").toStdString();
-        Json jobs = Json::array({
-            {{"kind", "check"}, {"model", model}, {"output", (d + "/check.json").toStdString()}},
-            {{"kind", "cv2"}, {"model", model}, {"input", onnx_input.toStdString()}, {"shape", onnx_shape},
-             {"output", (d + "/cv2.f32").toStdString()}},
-            {{"kind", "torch"}, {"model", (d + "/torch").toStdString()}, {"input", (d + "/x.f32").toStdString()},
-             {"shape", nhwc}, {"output", (d + "/torch.f32").toStdString()}},
-        });
-        if (!run_python_jobs(jobs, d)) return e;
-        e.opencv = read_floats(d + "/cv2.f32");
-        e.torch = read_floats(d + "/torch.f32");
-        e.check = read_json(d + "/check.json");
-        return e;
+        jobs_.push_back({{"kind", "check"}, {"model", model}, {"output", (d + "/check.json").toStdString()}});
+        jobs_.push_back({{"kind", "cv2"}, {"model", model}, {"input", onnx_input.toStdString()}, {"shape", onnx_shape},
+                         {"output", (d + "/cv2.f32").toStdString()}});
+        jobs_.push_back({{"kind", "torch"}, {"model", (d + "/torch").toStdString()}, {"input", (d + "/x.f32").toStdString()},
+                         {"shape", nhwc}, {"output", (d + "/torch.f32").toStdString()}});
     }
+
+    const Exported& result(const QString& name) const { return results_.at(name); }
 
     static int count(const Json& ops, const std::string& type) {
         int n = 0;
@@ -67,9 +71,35 @@ class TestExportRuntimes : public QObject {
         return n;
     }
 
+    static QStringList templates() {
+        return {"fashion_mlp", "fashion_cnn", "fashion_functional", "fashion_resnet", "mobilenet_v2_small"};
+    }
+
 private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        prepare("mlp", mlp());
+        prepare("cnn", cnn());
+        prepare("residual", residual());
+        prepare("branches", branches());
+        prepare("folded", residual(), {.fold_batchnorm = true}, true);
+        prepare("nchw", cnn(), {.layout = lf::InputLayout::NCHW});
+        prepare("opset17", mlp(), {.opset = 17});
+        for (const QString& t : templates())
+            prepare(t, lf::load_project(qEnvironmentVariable("LF_SOURCE_DIR").toStdString() + "/resources/templates/" +
+                                        t.toStdString() + ".lfproj")
+                           .graph);
+        QVERIFY(run_python_jobs(jobs_, dir_.path()));
+        for (auto& [name, e] : results_) {
+            const QString d = dir_.path() + "/" + name;
+            e.opencv = read_floats(d + "/cv2.f32");
+            e.torch = read_floats(d + "/torch.f32");
+            e.check = read_json(d + "/check.json");
+        }
+    }
+
     void mlp_matches_opencv_and_torch() {
-        const Exported e = run_all(mlp());
+        const Exported& e = result("mlp");
         EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
         EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
         QCOMPARE(count(e.check["ops"], "Dropout"), 0);  // inference graph
@@ -78,7 +108,7 @@ private Q_SLOTS:
     }
 
     void cnn_matches_opencv_and_torch() {
-        const Exported e = run_all(cnn());
+        const Exported& e = result("cnn");
         EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
         EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
         QCOMPARE(count(e.check["ops"], "Conv"), 2);
@@ -86,7 +116,7 @@ private Q_SLOTS:
     }
 
     void residual_matches_opencv_and_torch() {
-        const Exported e = run_all(residual());
+        const Exported& e = result("residual");
         EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
         EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
         QCOMPARE(count(e.check["ops"], "BatchNormalization"), 2);
@@ -94,14 +124,26 @@ private Q_SLOTS:
     }
 
     void branches_match_opencv_and_torch() {
-        const Exported e = run_all(branches());
+        const Exported& e = result("branches");
         EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
         EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
         QCOMPARE(count(e.check["ops"], "Concat"), 2);
     }
 
+    // The studio's Fashion-MNIST templates (MobileNetV2 brings DepthwiseConv2D), as users get them.
+    void every_template_matches_opencv_and_torch_data() {
+        QTest::addColumn<QString>("name");
+        for (const QString& t : templates()) QTest::newRow(qPrintable(t)) << t;
+    }
+    void every_template_matches_opencv_and_torch() {
+        QFETCH(QString, name);
+        const Exported& e = result(name);
+        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
+        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
+    }
+
     void folded_batchnorm_is_equivalent() {
-        const Exported e = run_all(residual(), {.fold_batchnorm = true}, true);
+        const Exported& e = result("folded");
         EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV, folded");
         EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch, folded");
         QCOMPARE(count(e.check["ops"], "BatchNormalization"), 0);
@@ -109,7 +151,7 @@ private Q_SLOTS:
     }
 
     void nchw_input_layout() {
-        const Exported e = run_all(cnn(), {.layout = lf::InputLayout::NCHW});
+        const Exported& e = result("nchw");
         EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV, NCHW");
         QCOMPARE(e.check["inputs"]["input_0"], Json({"N", 2, 10, 10}));
         QCOMPARE(count(e.check["ops"], "Transpose"), 0);
@@ -117,7 +159,7 @@ private Q_SLOTS:
     }
 
     void opset_choice() {
-        const Exported e = run_all(mlp(), {.opset = 17});
+        const Exported& e = result("opset17");
         QCOMPARE(e.check["opset"], Json(17));
         EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV, opset 17");
         lf::Model m(mlp());

@@ -60,7 +60,7 @@ std::string safetensors_export(const Model& m, const ExportMetadata& meta) {
     Project p;
     p.graph = m.graph();
     const auto project = nlohmann::json::parse(serialize_project(p));
-    entries["graph"] = project.contains("graph") ? project["graph"].dump() : project.dump();
+    entries["graph"] = project.at("model").dump();  // the project file's "model": nodes and edges
     return encode_weights(m, entries);
 }
 
