@@ -11,6 +11,13 @@
 #include "layerforge/project/project.h"
 
 using namespace export_test;
+
+// Both runtimes (OpenCV on the ONNX file, torch on model.py) match the engine.
+#define EXPECT_RUNTIMES_MATCH(e, what)                                                    \
+    do {                                                                                  \
+        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), what ", OpenCV"); \
+        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), what ", PyTorch"); \
+    } while (0)
 using Json = nlohmann::json;
 
 class TestExportRuntimes : public QObject {
@@ -100,8 +107,7 @@ private Q_SLOTS:
 
     void mlp_matches_opencv_and_torch() {
         const Exported& e = result("mlp");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
         QCOMPARE(count(e.check["ops"], "Dropout"), 0);  // inference graph
         QCOMPARE(e.check["inputs"]["input_0"], Json({"N", 6, 6, 3}));
         QCOMPARE(e.check["outputs"]["softmax_5"], Json({"N", 5}));
@@ -109,24 +115,21 @@ private Q_SLOTS:
 
     void cnn_matches_opencv_and_torch() {
         const Exported& e = result("cnn");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
         QCOMPARE(count(e.check["ops"], "Conv"), 2);
         QCOMPARE(count(e.check["ops"], "Transpose"), 1);  // only at the input: Flatten's Dense is permuted instead
     }
 
     void residual_matches_opencv_and_torch() {
         const Exported& e = result("residual");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
         QCOMPARE(count(e.check["ops"], "BatchNormalization"), 2);
         QCOMPARE(count(e.check["ops"], "Add"), 1);
     }
 
     void branches_match_opencv_and_torch() {
         const Exported& e = result("branches");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
         QCOMPARE(count(e.check["ops"], "Concat"), 2);
     }
 
@@ -138,14 +141,12 @@ private Q_SLOTS:
     void every_template_matches_opencv_and_torch() {
         QFETCH(QString, name);
         const Exported& e = result(name);
-        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
     }
 
     void folded_batchnorm_is_equivalent() {
         const Exported& e = result("folded");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.opencv, std::size_t(e.width), "OpenCV, folded");
-        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "PyTorch, folded");
+        EXPECT_RUNTIMES_MATCH(e, "folded");
         QCOMPARE(count(e.check["ops"], "BatchNormalization"), 0);
         QCOMPARE(count(e.check["ops"], "Conv"), 2);
     }
