@@ -11,7 +11,15 @@ std::string python_name(const std::string& name, std::set<std::string>& taken) {
     std::string s;
     for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "l_" + s;
-    static const std::set<std::string> reserved = {"x", "self", "model", "nn", "F", "torch", "tf", "np", "inputs", "outputs"};
+    static const std::set<std::string> reserved = {"x",    "self", "model", "nn",   "F",   "torch", "tf",  "np",
+                                                   "os",   "json", "struct", "input", "id", "type",  "list", "map",
+                                                   "min",  "max",  "sum",  "len",   "inputs", "outputs",
+                                                   // Python keywords
+                                                   "and", "as", "assert", "async", "await", "break", "class", "continue",
+                                                   "def", "del", "elif", "else", "except", "False", "finally", "for",
+                                                   "from", "global", "if", "import", "in", "is", "lambda", "None",
+                                                   "nonlocal", "not", "or", "pass", "raise", "return", "True", "try",
+                                                   "while", "with", "yield"};
     std::string unique = s;
     for (int i = 2; taken.count(unique) || reserved.count(unique); ++i) unique = s + "_" + std::to_string(i);
     taken.insert(unique);
