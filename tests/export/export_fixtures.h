@@ -97,6 +97,27 @@ inline lf::Graph branches() {
     return b.graph;
 }
 
+// The less common mappings: ZeroPadding2D (Pad), ELU, LeakyReLU, AveragePooling2D 'same' with
+// asymmetric padding, GlobalMaxPooling2D, Reshape to rank 2 and a swish Dense.
+inline lf::Graph misc() {
+    GraphBuilder b;
+    auto in = b.add("Input", {{"shape", lf::IntList{7, 7, 2}}});
+    auto pad = b.add("ZeroPadding2D", {{"padding", lf::IntList{1, 0, 2, 1}}}, {in});
+    auto c = b.add("Conv2D", {{"filters", std::int64_t(3)}, {"kernel_size", lf::IntList{3, 3}},
+                              {"padding", std::string("same")}, {"activation", std::string("elu")}}, {pad});
+    auto leaky = b.add("LeakyReLU", {{"alpha", 0.2}}, {c});
+    auto avg = b.add("AveragePooling2D", {{"pool_size", lf::IntList{3, 3}}, {"strides", lf::IntList{2, 2}},
+                                          {"padding", std::string("same")}}, {leaky});
+    auto gmax = b.add("GlobalMaxPooling2D", {}, {avg});
+    auto rows = b.add("Reshape", {{"target_shape", lf::IntList{-1, 3}}}, {avg});
+    auto flat = b.add("Flatten", {}, {rows});
+    auto cat = b.add("Concatenate", {}, {gmax, flat});
+    auto d1 = b.add("Dense", {{"units", std::int64_t(5)}, {"activation", std::string("swish")}}, {cat});
+    auto d2 = b.add("Dense", {{"units", std::int64_t(5)}}, {d1});
+    b.add("Softmax", {}, {d2});
+    return b.graph;
+}
+
 inline std::vector<float> random_inputs(const lf::Model& m, std::int64_t batch, std::uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.f, 1.f);

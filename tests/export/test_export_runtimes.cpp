@@ -89,6 +89,7 @@ private Q_SLOTS:
         prepare("cnn", cnn());
         prepare("residual", residual());
         prepare("branches", branches());
+        prepare("misc", misc());
         prepare("folded", residual(), {.fold_batchnorm = true}, true);
         prepare("nchw", cnn(), {.layout = lf::InputLayout::NCHW});
         prepare("opset17", mlp(), {.opset = 17});
@@ -131,6 +132,13 @@ private Q_SLOTS:
         const Exported& e = result("branches");
         EXPECT_RUNTIMES_MATCH(e, "exported");
         QCOMPARE(count(e.check["ops"], "Concat"), 2);
+    }
+
+    void padding_pooling_reshape_and_activations_match() {
+        const Exported& e = result("misc");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
+        for (const char* op : {"Pad", "Elu", "LeakyRelu", "AveragePool", "GlobalMaxPool", "Reshape", "Sigmoid", "Mul"})
+            QVERIFY2(count(e.check["ops"], op) >= 1, op);
     }
 
     // The studio's Fashion-MNIST templates (MobileNetV2 brings DepthwiseConv2D), as users get them.
