@@ -9,10 +9,12 @@ pkgs=(
   libdnnl-dev ocl-icd-opencl-dev
   nlohmann-json3-dev zlib1g-dev libsqlite3-dev libpng-dev libturbojpeg0-dev libgif-dev
   dataset-fashion-mnist
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  python3-numpy python3-onnx python3-opencv python3-torch
   xvfb xauth
 )
 if [ "${LF_SETUP_BENCH:-0}" = 1 ]; then
-  pkgs+=(python3-torch python3-torchvision python3-pil python3-numpy libopenblas0-openmp)
+  pkgs+=(python3-torchvision python3-pil libopenblas0-openmp)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

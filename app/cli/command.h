@@ -44,6 +44,7 @@ Command checkpoints_command();
 Command restore_command();
 Command dataset_command();
 Command predict_command();
+Command export_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};

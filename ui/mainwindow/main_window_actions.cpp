@@ -12,6 +12,7 @@
 #include "canvas/canvas_view.h"
 #include "canvas/edit_operations.h"
 #include "document/project_document.h"
+#include "export/export_dialog.h"
 #include "mainwindow/main_window.h"
 
 namespace lf::ui {
@@ -60,6 +61,7 @@ void MainWindow::createFileMenu() {
     add(m, tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     m->addSeparator();
     add(m, tr("&Import Keras Model (JSON)…"), QKeySequence(tr("Ctrl+I")), this, [this] { importDialog(); });
+    add(m, tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] { showExportDialog(this, session_); });
     m->addSeparator();
     add(m, tr("&Quit"), QKeySequence::Quit, this, [this] { close(); });
     bar->addSeparator();
