@@ -8,6 +8,7 @@
 #include "dataset/dataset_panel.h"
 #include "document/project_document.h"
 #include "evaluation/evaluation_view.h"
+#include "export/export_dialog.h"
 #include "mainwindow/main_window.h"
 #include "session/studio_session.h"
 #include "training/message_views.h"
@@ -30,6 +31,8 @@ void MainWindow::createWorkspaces() {
         workspaces_->setCurrentWidget(train);
         train->controller()->resumeFrom(id);
     });
+    connect(checkpoints, &CheckpointBrowser::exportRequested, this,
+            [this](qint64 id) { showExportDialog(this, session_, std::int64_t(id)); });
 
     auto* evaluation = new EvaluationView(session_);
     evaluation->acceptImageDropsOn(this);  // an image file dropped on the window is predicted
