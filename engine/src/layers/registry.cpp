@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 
@@ -31,7 +30,6 @@ LayerRegistry& LayerRegistry::instance() {
 
 void LayerRegistry::add(LayerSpec spec) {
     if (find(spec.type)) throw runtime_error("layer type '" + spec.type + "' is registered twice");
-    if (!spec.make_cpu && spec.make_kernel) spec.make_cpu = cpu_op_factory(spec.make_kernel);
     specs_.push_back(std::move(spec));
 }
 

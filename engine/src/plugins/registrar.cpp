@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "backend/cpu/kernel_op.h"
 #include "layerforge/core/error.h"
 
 namespace lf {
@@ -57,16 +58,16 @@ PluginRegistrar::PluginRegistrar(std::string name, std::string version, std::str
     record_.source = std::move(source);
 }
 
-void PluginRegistrar::add_layer(LayerSpec spec) { layers_.push_back(std::move(spec)); }
+void PluginRegistrar::add_layer(PluginLayer layer) { layers_.push_back(std::move(layer)); }
 void PluginRegistrar::add_loss(LossSpec spec) { losses_.push_back(std::move(spec)); }
 void PluginRegistrar::add_metric(MetricSpec spec) { metrics_.push_back(std::move(spec)); }
 
 std::string PluginRegistrar::problem() const {
     std::vector<std::string> layer_names, loss_names, metric_names_;
-    for (const LayerSpec& s : layers_) {
+    for (const auto& [s, kernel] : layers_) {
         if (s.type.empty()) return "a layer type has no name";
         if (!s.infer) return "layer type '" + s.type + "' has no shape rule (infer)";
-        if (!s.make_cpu && !s.make_kernel && !s.view) return "layer type '" + s.type + "' has no CPU kernel";
+        if (!kernel && !s.view) return "layer type '" + s.type + "' has no CPU kernel";
         if (LayerRegistry::instance().find(s.type)) {
             std::string owner = plugin_owner(s.type, &PluginRecord::layers);
             return "layer type '" + s.type + "' is already registered by " + (owner.empty() ? "a built-in layer" : owner);
@@ -98,8 +99,9 @@ std::string PluginRegistrar::problem() const {
 PluginRecord PluginRegistrar::commit() {
     if (std::string p = problem(); !p.empty()) throw input_error("plugin '" + record_.name + "': " + p);
     PluginTables& t = tables();
-    for (LayerSpec& s : layers_) {
+    for (auto& [s, kernel] : layers_) {
         record_.layers.push_back(s.type);
+        if (kernel) s.make_cpu = cpu_op_factory(std::move(kernel));
         LayerRegistry::instance().add(std::move(s));
     }
     for (LossSpec& s : losses_) {

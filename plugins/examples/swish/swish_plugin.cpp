@@ -46,7 +46,7 @@ private:
     std::int64_t channels_, count_;
 };
 
-lf::LayerSpec swish_spec() {
+lf::PluginLayer swish_layer() {
     lf::LayerSpec s;
     s.type = "Swish";
     s.category = "Extra activations";
@@ -61,8 +61,7 @@ lf::LayerSpec swish_spec() {
         info.flops = 6 * in[0].elements();
         return info;
     };
-    s.make_kernel = [](const lf::KernelSetup& setup) { return std::make_unique<SwishKernel>(setup); };
-    return s;
+    return {s, [](const lf::KernelSetup& setup) { return std::make_unique<SwishKernel>(setup); }};
 }
 
 }  // namespace
@@ -73,7 +72,7 @@ class SwishPlugin : public QObject, public lf::Plugin {
     Q_INTERFACES(lf::Plugin)
 
 public:
-    void registerInto(lf::PluginRegistrar& r) override { r.add_layer(swish_spec()); }
+    void registerInto(lf::PluginRegistrar& r) override { r.add_layer(swish_layer()); }
 };
 
 #include "swish_plugin.moc"

@@ -54,7 +54,7 @@ private:
 
 }  // namespace
 
-lf::LayerSpec linear_layer_spec() {
+lf::PluginLayer linear_layer() {
     lf::LayerSpec s;
     s.type = "LinearLayer";
     s.category = "Tutorial";
@@ -72,8 +72,7 @@ lf::LayerSpec linear_layer_spec() {
         info.flops = 2 * k * units;
         return info;
     };
-    s.make_kernel = [](const lf::KernelSetup& setup) { return std::make_unique<LinearKernel>(setup); };
-    return s;
+    return {s, [](const lf::KernelSetup& setup) { return std::make_unique<LinearKernel>(setup); }};
 }
 
 }  // namespace tutorial

@@ -4,7 +4,7 @@
 
 namespace tutorial {
 
-lf::LayerSpec linear_layer_spec();                   // LinearLayer(units): y = x @ w + b
+lf::PluginLayer linear_layer();                      // LinearLayer(units): y = x @ w + b
 lf::LossSpec mean_squared_error_spec();              // TutorialMeanSquaredError
 lf::MetricSpec sparse_categorical_accuracy_spec();   // SparseCategoricalAccuracy
 

@@ -11,7 +11,7 @@ class TutorialPlugin : public QObject, public lf::Plugin {
 
 public:
     void registerInto(lf::PluginRegistrar& r) override {
-        r.add_layer(tutorial::linear_layer_spec());
+        r.add_layer(tutorial::linear_layer());
         r.add_loss(tutorial::mean_squared_error_spec());
         r.add_metric(tutorial::sparse_categorical_accuracy_spec());
     }

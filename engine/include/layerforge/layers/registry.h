@@ -2,7 +2,6 @@
 // The layer registry: every layer type's parameter schema, shape rule and CPU factory.
 // The CLI's `layers` command, the studio's palette and inspector all read this one table.
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -11,7 +10,6 @@
 
 #include "layerforge/core/params.h"
 #include "layerforge/core/shape.h"
-#include "layerforge/layers/kernel.h"
 
 namespace lf {
 
@@ -60,8 +58,6 @@ struct LayerSpec {
     // Throws lf::Error (Input) with a message fit for the node's error badge.
     std::function<LayerInfo(const Params& resolved, const std::vector<Shape>& inputs)> infer;
     std::function<std::unique_ptr<CpuOp>(const OpSetup&)> make_cpu;  // null for Input and views
-    // A plain-loop kernel (plugin layers); add() wraps it into make_cpu when that is null.
-    KernelFactory make_kernel;
 };
 
 class LayerRegistry {
@@ -69,10 +65,10 @@ public:
     static LayerRegistry& instance();  // holds the built-in layers
     void add(LayerSpec spec);          // throws lf::Error on a duplicate type name
     const LayerSpec* find(const std::string& type) const;
-    const std::deque<LayerSpec>& all() const { return specs_; }
+    const std::vector<LayerSpec>& all() const { return specs_; }
 
 private:
-    std::deque<LayerSpec> specs_;  // a deque: plugins add specs while analyses point at earlier ones
+    std::vector<LayerSpec> specs_;
 };
 
 // Fills defaults, converts ints given for floats, broadcasts single ints to lists, and checks

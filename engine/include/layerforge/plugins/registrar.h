@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "layerforge/core/params.h"
+#include "layerforge/layers/kernel.h"
 #include "layerforge/layers/registry.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/metrics.h"
@@ -18,6 +19,14 @@ namespace lf {
 // Bumped whenever LayerSpec, KernelSetup, Loss, Metric or these specs change incompatibly. A
 // plugin states the version it was built for in its plugin.json ("interfaceVersion").
 inline constexpr int kPluginInterfaceVersion = 1;
+
+// A plugin's layer type: the LayerSpec gives name, palette category, help, parameter schema,
+// arity and shape rule (its make_cpu stays empty); the kernel computes it on the CPU. A view
+// layer (spec.view, output aliasing the input) has no kernel.
+struct PluginLayer {
+    LayerSpec spec;
+    KernelFactory kernel;
+};
 
 struct LossSpec {
     std::string type;  // as a project's training.loss names it
@@ -42,7 +51,7 @@ class PluginRegistrar {
 public:
     PluginRegistrar(std::string name, std::string version = "", std::string source = "");
 
-    void add_layer(LayerSpec spec);
+    void add_layer(PluginLayer layer);
     void add_loss(LossSpec spec);
     void add_metric(MetricSpec spec);
 
@@ -55,10 +64,13 @@ private:
     std::string problem() const;  // "" when commit() may register
 
     PluginRecord record_;
-    std::vector<LayerSpec> layers_;
+    std::vector<PluginLayer> layers_;
     std::vector<LossSpec> losses_;
     std::vector<MetricSpec> metrics_;
 };
+
+// Register plugins before building any Model: adding layer types may move the registry's specs,
+// which analyses point at. The studio and the CLI load plugins first thing.
 
 // The plugins registered so far, in order.
 const std::vector<PluginRecord>& registered_plugins();

@@ -1,5 +1,5 @@
 // Runs a plain-loop LayerKernel (a plugin layer) as a CPU op of the plan.
-#include "backend/cpu/ops.h"
+#include "backend/cpu/kernel_op.h"
 
 namespace lf {
 

@@ -1,6 +1,5 @@
 #pragma once
 // Factories of the CPU ops, one per file in this folder; the layer specs in layers/ point here.
-#include <functional>
 #include <memory>
 
 #include "backend/cpu/op.h"
@@ -16,7 +15,5 @@ std::unique_ptr<CpuOp> make_conv_op(const OpSetup& s);         // Conv2D, Depthw
 std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s);      // window and global pooling
 std::unique_ptr<CpuOp> make_batch_norm_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_zero_padding_op(const OpSetup& s);
-// Wraps a plain-loop kernel (LayerSpec::make_kernel) as an op factory.
-std::function<std::unique_ptr<CpuOp>(const OpSetup&)> cpu_op_factory(KernelFactory make_kernel);
 
 }  // namespace lf
