@@ -3,6 +3,7 @@
 
 #include "command.h"
 #include "layerforge/layers/registry.h"
+#include "layerforge/plugins/registrar.h"
 
 namespace lf::cli {
 
@@ -17,10 +18,20 @@ std::string arity(const LayerSpec& s) {
     return std::to_string(s.max_inputs) + (s.max_inputs == 1 ? " input" : " inputs");
 }
 
+// The plugin that added the layer type, or "" for a built-in.
+std::string plugin_of(const std::string& type) {
+    for (const PluginRecord& r : registered_plugins())
+        for (const auto& t : r.layers)
+            if (t == type) return r.name;
+    return "";
+}
+
 int run_layers(const Args&, const Reporter& out) {
     Json all = Json::array();
     for (const LayerSpec& s : LayerRegistry::instance().all()) {
-        out.line(s.type + "  [" + s.category + ", " + arity(s) + "]  " + s.help);
+        const std::string plugin = plugin_of(s.type);
+        out.line(s.type + "  [" + s.category + ", " + arity(s) + (plugin.empty() ? "" : ", plugin " + plugin) + "]  " +
+                 s.help);
         Json params = Json::array();
         for (const ParamSpec& p : s.params) {
             std::string range = range_text(p);
@@ -38,6 +49,7 @@ int run_layers(const Args&, const Reporter& out) {
         }
         all.push_back({{"type", s.type}, {"category", s.category}, {"help", s.help}, {"min_inputs", s.min_inputs},
                        {"max_inputs", s.max_inputs}, {"params", params}});
+        if (!plugin.empty()) all.back()["plugin"] = plugin;
     }
     out.object({{"event", "result"}, {"layers", all}});
     return 0;

@@ -39,6 +39,7 @@ Command train_command();
 Command evaluate_command();
 Command info_command();
 Command layers_command();
+Command plugins_command();
 Command runs_command();
 Command checkpoints_command();
 Command restore_command();

@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 
 #include "command.h"
 #include "layerforge/core/error.h"
+#include "plugin_host.h"
 
 namespace {
 
@@ -18,6 +20,7 @@ void print_overview() {
         name.resize(14, ' ');
         s += name + c.spec.summary.substr(0, c.spec.summary.find('\n')) + "\n";
     }
+    s += "\nevery command also takes --plugin-dir DIR (repeatable): load the plugins in DIR too\n";
     s += "\nRun `layerforge-cli COMMAND --help` for a command's options.\n";
     std::fputs(s.c_str(), stdout);
 }
@@ -30,11 +33,44 @@ void ensure_passive_openmp(char** argv) {
     execv("/proc/self/exe", argv);  // on failure, carry on with the default policy
 }
 
+// Removes every "--plugin-dir DIR" / "--plugin-dir=DIR" from args and returns the folders.
+std::vector<std::string> take_plugin_dirs(std::vector<std::string>& args) {
+    std::vector<std::string> dirs, kept;
+    const std::string opt = "--plugin-dir";
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == opt) {
+            if (i + 1 == args.size()) throw lf::input_error("option --plugin-dir needs a folder");
+            dirs.push_back(args[++i]);
+        } else if (args[i].rfind(opt + "=", 0) == 0) {
+            dirs.push_back(args[i].substr(opt.size() + 1));
+        } else {
+            kept.push_back(args[i]);
+        }
+    }
+    for (const auto& d : dirs)
+        if (!std::filesystem::is_directory(d)) throw lf::input_error("option --plugin-dir: '" + d + "' is not a folder");
+    args = kept;
+    return dirs;
+}
+
+void load_plugins(const std::vector<std::string>& dirs) {
+    QStringList extra;
+    for (const auto& d : dirs) extra << QString::fromStdString(d);
+    lf::plugins::loadPlugins(extra);  // refusals are logged to stderr; the command still runs
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     ensure_passive_openmp(argv);
     std::vector<std::string> rest(argv + 1, argv + argc);
+    std::vector<std::string> plugin_dirs;
+    try {
+        plugin_dirs = take_plugin_dirs(rest);
+    } catch (const lf::Error& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 2;
+    }
     if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
         print_overview();
         return rest.empty() ? 2 : 0;
@@ -51,6 +87,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     rest.erase(rest.begin());
+    load_plugins(plugin_dirs);
     bool json = false;
     try {
         lf::cli::Args args(cmd->spec, rest);

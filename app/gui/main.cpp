@@ -11,6 +11,7 @@
 #include "dataset/example_dataset.h"
 #include "dataset/example_project.h"
 #include "mainwindow/main_window.h"
+#include "plugin_host.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
     cli.addPositionalArgument("project", QApplication::translate("main", "A project file (*.lfproj) to open."));
     cli.process(app);
 
+    // Before the window: the palette, inspector and training settings read the registries once.
+    // A refused plugin is logged and skipped; the studio starts either way.
+    lf::plugins::loadPlugins();
     lf::ui::MainWindow window;
     window.show();
     if (cli.isSet("example")) {

@@ -66,3 +66,10 @@ struct GradCheck {
         return std::size_t(plan.batch() * model.info(model.input_node()).layer.output.elements());
     }
 };
+
+// Checks every gradient of a freshly built model of `g` (the usual one-line layer check).
+inline void check_graph_gradients(const lf::Graph& g, std::int64_t batch = 3) {
+    lf::Model model(g);
+    GradCheck gc(model, batch);
+    gc.run();
+}

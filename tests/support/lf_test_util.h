@@ -1,5 +1,6 @@
 #pragma once
 // Small helpers shared by the engine tests.
+#include <QFile>
 #include <QtTest>
 
 #include <cmath>
@@ -30,3 +31,9 @@
         }                                                                                               \
         QVERIFY2(lf_thrown, "expected lf::Error (Input) from " #stmt);                                  \
     } while (0)
+
+// Writes `bytes` to `path` (a fixture written by the test); false when it cannot.
+inline bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}

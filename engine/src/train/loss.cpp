@@ -1,5 +1,6 @@
 // Loss factory and the label check every loss runs first.
 #include "layerforge/core/error.h"
+#include "layerforge/plugins/registrar.h"
 #include "train/loss_impl.h"
 #include "train/param_reader.h"
 
@@ -19,8 +20,10 @@ void check_labels(const char* loss, const LossBatch& b) {
 }  // namespace train_detail
 
 std::vector<std::string> loss_types() {
-    return {"SparseCategoricalCrossentropy", "CategoricalCrossentropy", "BinaryCrossentropy",
-            "MeanSquaredError"};
+    std::vector<std::string> types = {"SparseCategoricalCrossentropy", "CategoricalCrossentropy",
+                                      "BinaryCrossentropy", "MeanSquaredError"};
+    for (auto& t : plugin_loss_types()) types.push_back(std::move(t));
+    return types;
 }
 
 std::unique_ptr<Loss> make_loss(const std::string& type, const Params& params) {
@@ -32,6 +35,7 @@ std::unique_ptr<Loss> make_loss(const std::string& type, const Params& params) {
     const bool known = type == "SparseCategoricalCrossentropy" || type == "CategoricalCrossentropy" ||
                        type == "BinaryCrossentropy";
     if (!known) {
+        if (const LossSpec* plugin = find_plugin_loss(type)) return plugin->make(params);
         std::string valid;
         for (const auto& t : loss_types()) valid += (valid.empty() ? "" : ", ") + t;
         throw input_error("unknown loss '" + type + "' (valid: " + valid + ")");

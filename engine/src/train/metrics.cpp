@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "layerforge/core/error.h"
+#include "layerforge/plugins/registrar.h"
 
 namespace lf {
 
@@ -89,7 +90,9 @@ std::int64_t parse_top_k(const std::string& name) {
 }  // namespace
 
 std::vector<std::string> metric_names() {
-    return {"accuracy", "sparse_categorical_accuracy", "top_k_accuracy"};
+    std::vector<std::string> names = {"accuracy", "sparse_categorical_accuracy", "top_k_accuracy"};
+    for (auto& n : plugin_metric_names()) names.push_back(std::move(n));
+    return names;
 }
 
 std::unique_ptr<Metric> make_metric(const std::string& name) {
@@ -97,6 +100,7 @@ std::unique_ptr<Metric> make_metric(const std::string& name) {
     if (name == "accuracy" || name == "sparse_categorical_accuracy") return std::make_unique<Accuracy>(name);
     if (name == "top_k_accuracy") return std::make_unique<TopKAccuracy>(name, 5);  // Keras default k
     if (std::int64_t k = parse_top_k(name); k > 0) return std::make_unique<TopKAccuracy>(name, k);
+    if (const MetricSpec* plugin = find_plugin_metric(name)) return plugin->make();
     std::string valid;
     for (const auto& m : metric_names()) valid += m + ", ";
     throw input_error("unknown metric '" + name + "' (valid: " + valid + "top<K>_accuracy such as top3_accuracy)");
