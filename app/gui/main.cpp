@@ -2,6 +2,8 @@
 #include <QApplication>
 #include <QStyleFactory>
 
+#include "i18n/language.h"
+#include "i18n/translations.h"
 #include "mainwindow/main_window.h"
 
 int main(int argc, char** argv) {
@@ -9,6 +11,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("Layerforge");
     QApplication::setOrganizationName("Layerforge");
     QApplication::setStyle(QStyleFactory::create("Fusion"));  // follows the system palette, light or dark
+    lf::ui::installTranslations(lf::ui::resolveLanguage(lf::ui::savedLanguage()));  // before any widget
     lf::ui::MainWindow window;
     window.show();
     const QStringList args = QApplication::arguments();

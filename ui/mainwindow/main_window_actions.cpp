@@ -13,6 +13,7 @@
 #include "canvas/edit_operations.h"
 #include "document/project_document.h"
 #include "mainwindow/main_window.h"
+#include "preferences/preferences_dialog.h"
 
 namespace lf::ui {
 
@@ -95,6 +96,9 @@ void MainWindow::createEditMenu() {
         [this] { autoLayout(scene_, LayoutDirection::LeftToRight); view_->fitToView(); });
     add(m, tr("Auto-layout &Top to Bottom"), QKeySequence(tr("Ctrl+Shift+L")), this,
         [this] { autoLayout(scene_, LayoutDirection::TopToBottom); view_->fitToView(); });
+    m->addSeparator();
+    add(m, tr("&Preferences…"), QKeySequence::Preferences, this, [this] { PreferencesDialog(this).exec(); })
+        ->setMenuRole(QAction::PreferencesRole);
 }
 
 void MainWindow::createViewMenu() {
