@@ -15,13 +15,15 @@ struct LanguageChoice {
     QString name;  // as Preferences lists it: each language in its own script
 };
 
+// "system" first, named after the language it resolves to here ("System (English)"), then
+// each embedded translation.
 QList<LanguageChoice> languageChoices();
 
 QString savedLanguage();  // "system" when nothing (or something unknown) is saved
 void saveLanguage(const QString& code);
 
-// The translation a choice loads: "zh_CN" for Simplified Chinese (chosen, or a system locale
-// written in Simplified Han), "en" for everything else.
+// The translation a choice loads: "en" or "zh_CN". "system" takes the first of the locale's
+// UI languages that has one (Chinese in Simplified Han: zh_CN, zh_SG), else English.
 QString resolveLanguage(const QString& choice, const QLocale& system = QLocale::system());
 
 }  // namespace lf::ui

@@ -12,6 +12,7 @@ namespace lf::ui {
 
 PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent), language_(new QComboBox) {
     setWindowTitle(tr("Preferences"));
+    setMinimumWidth(420);  // the restart note on two lines at most
     for (const LanguageChoice& c : languageChoices()) language_->addItem(c.name, c.code);
     language_->setCurrentIndex(language_->findData(savedLanguage()));
     auto* note = new QLabel(tr("A new language is used the next time Layerforge starts."));
