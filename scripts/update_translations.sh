@@ -3,6 +3,8 @@
 # new panels), then says how many entries still need a translation. Diff-friendly output: no
 # source locations, obsolete entries dropped, contexts sorted. The English file holds only the
 # plural forms ("%n layer(s)"): every other source string already is English.
+# Entries marked vanished (translated strings not found in the sources) are dropped; lupdate
+# revives a vanished entry whose string is back, so run this after a merge, not before it.
 # Fails when lupdate reports a problem, e.g. tr() in a class without Q_OBJECT, whose strings
 # would never be translated at run time.
 #   LF_TS_DIR=dir      update the .ts files in dir instead (test_translations does, on copies)

@@ -156,6 +156,30 @@
         <source>Change training settings</source>
         <translation>修改训练设置</translation>
     </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation type="vanished">%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation type="vanished">%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation type="vanished">%1 KiB</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation type="vanished">日志</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation type="vanished">训练失败：%1</translation>
+    </message>
+    <message>
+        <source>not key=value: %1</source>
+        <translation type="vanished">不是 key=value 形式：%1</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::CanvasScene</name>
@@ -181,6 +205,36 @@
     <message>
         <source>Add %1</source>
         <translation>添加 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::DeviceGauge</name>
+    <message>
+        <source>This process</source>
+        <translation type="vanished">本进程</translation>
+    </message>
+    <message>
+        <source>All processes</source>
+        <translation type="vanished">所有进程</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation type="vanished">引擎</translation>
+    </message>
+    <message>
+        <source>Bytes the engine&apos;s models, plans and optimizers hold: weights, gradients, optimizer state, activations and workspaces.</source>
+        <translation type="vanished">引擎中的模型、执行计划和优化器占用的字节数：权重、梯度、优化器状态、激活值和工作空间。</translation>
+    </message>
+    <message>
+        <source>Memory on %1</source>
+        <translation type="vanished">%1 上的内存</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ErrorBanner</name>
+    <message>
+        <source>Dismiss</source>
+        <translation type="vanished">关闭</translation>
     </message>
 </context>
 <context>
@@ -496,6 +550,17 @@
         <source>Cannot recover</source>
         <translation>无法恢复</translation>
     </message>
+    <message>
+        <source>Train</source>
+        <translation type="vanished">训练</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::MemoryBar</name>
+    <message>
+        <source>%1  %2 / %3 (peak %4)</source>
+        <translation type="vanished">%1  %2 / %3（峰值 %4）</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::PalettePanel</name>
@@ -582,6 +647,49 @@
     </message>
 </context>
 <context>
+    <name>lf::ui::RunOptionsForm</name>
+    <message>
+        <source>off</source>
+        <translation type="vanished">关闭</translation>
+    </message>
+    <message>
+        <source>val_loss (or loss without validation)</source>
+        <translation type="vanished">val_loss（无验证集时为 loss）</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation type="vanished">%1 — %2, %3</translation>
+    </message>
+    <message>
+        <source>GPU: %1</source>
+        <translation type="vanished">GPU：%1</translation>
+    </message>
+    <message>
+        <source>Checkpoint every N steps</source>
+        <translation type="vanished">每 N 步保存检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoint every N epochs</source>
+        <translation type="vanished">每 N 轮保存检查点</translation>
+    </message>
+    <message>
+        <source>Keep newest</source>
+        <translation type="vanished">保留最新的</translation>
+    </message>
+    <message>
+        <source>Keep best by</source>
+        <translation type="vanished">按此指标保留最佳</translation>
+    </message>
+    <message>
+        <source>Best is</source>
+        <translation type="vanished">最佳值为</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="vanished">设备</translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::SummaryPanel</name>
     <message>
         <source>Layer (type)</source>
@@ -618,6 +726,189 @@ Estimated training memory at batch %5: %6</source>
 不可训练参数：%3
 每样本 FLOPs（前向）：%4
 批大小为 %5 时的估计训练内存：%6</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingController</name>
+    <message>
+        <source>A training run is already going; stop it first.</source>
+        <translation type="vanished">已有训练正在运行；请先停止它。</translation>
+    </message>
+    <message>
+        <source>starting a new run of %1</source>
+        <translation type="vanished">开始 %1 的新一次训练运行</translation>
+    </message>
+    <message>
+        <source>resuming from checkpoint %1</source>
+        <translation type="vanished">从检查点 %1 恢复训练</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation type="vanished">运行 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingPanel</name>
+    <message>
+        <source>Start</source>
+        <translation type="vanished">开始</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="vanished">暂停</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="vanished">继续</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="vanished">停止</translation>
+    </message>
+    <message>
+        <source>Training settings</source>
+        <translation type="vanished">训练设置</translation>
+    </message>
+    <message>
+        <source>Checkpoints and device</source>
+        <translation type="vanished">检查点与设备</translation>
+    </message>
+    <message>
+        <source>Live charts appear here.</source>
+        <translation type="vanished">实时图表将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="vanished">内存</translation>
+    </message>
+    <message>
+        <source>Train the project as it is now; later edits apply to the next run</source>
+        <translation type="vanished">按项目当前的状态训练；之后的修改在下一次运行时生效</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingProgress</name>
+    <message>
+        <source>The trainer waits for images more than 10% of the time: add decoding workers, cache the decoded images or use smaller images.</source>
+        <translation type="vanished">训练器有超过 10% 的时间在等待图像：请增加解码线程、缓存解码后的图像或使用更小的图像。</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation type="vanished">未运行</translation>
+    </message>
+    <message>
+        <source>%p%  (step %1 of %2)</source>
+        <translation type="vanished">%p%（第 %1/%2 步）</translation>
+    </message>
+    <message>
+        <source>epoch %1/%2  step %3/%4  ETA %5  %6 img/s</source>
+        <translation type="vanished">第 %1/%2 轮  第 %3/%4 步  剩余 %5  %6 张/秒</translation>
+    </message>
+    <message>
+        <source>data-bound: %1% waiting for images</source>
+        <translation type="vanished">受数据限制：%1% 的时间在等待图像</translation>
+    </message>
+    <message>
+        <source>%1 epochs of %2 steps</source>
+        <translation type="vanished">%1 轮，每轮 %2 步</translation>
+    </message>
+    <message>
+        <source>epoch %1/%2 done  %3</source>
+        <translation type="vanished">第 %1/%2 轮完成  %3</translation>
+    </message>
+    <message>
+        <source>paused at epoch %1, step %2</source>
+        <translation type="vanished">已暂停于第 %1 轮第 %2 步</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="vanished">失败</translation>
+    </message>
+    <message>
+        <source>stopped at %p%</source>
+        <translation type="vanished">已停止于 %p%</translation>
+    </message>
+    <message>
+        <source>%p%  done</source>
+        <translation type="vanished">%p%  完成</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingSettingsForm</name>
+    <message>
+        <source>Early stopping</source>
+        <translation type="vanished">早停</translation>
+    </message>
+    <message>
+        <source>Restore the best weights</source>
+        <translation type="vanished">恢复最佳权重</translation>
+    </message>
+    <message>
+        <source>e.g. momentum=0.9 nesterov=true</source>
+        <translation type="vanished">例如 momentum=0.9 nesterov=true</translation>
+    </message>
+    <message>
+        <source>e.g. decay_steps=1000 decay_rate=0.9</source>
+        <translation type="vanished">例如 decay_steps=1000 decay_rate=0.9</translation>
+    </message>
+    <message>
+        <source>accuracy, top3_accuracy</source>
+        <translation type="vanished">accuracy, top3_accuracy</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation type="vanished">监控指标</translation>
+    </message>
+    <message>
+        <source>Patience (epochs)</source>
+        <translation type="vanished">耐心值（轮数）</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation type="vanished">优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation type="vanished">学习率</translation>
+    </message>
+    <message>
+        <source>Optimizer parameters</source>
+        <translation type="vanished">优化器参数</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation type="vanished">学习率调度</translation>
+    </message>
+    <message>
+        <source>Schedule parameters</source>
+        <translation type="vanished">调度参数</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation type="vanished">轮数</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation type="vanished">批大小</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation type="vanished">损失函数</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation type="vanished">评估指标</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="vanished">随机种子</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingWorker</name>
+    <message>
+        <source>out of memory: lower the batch size or the model&apos;s size, then start again</source>
+        <translation type="vanished">内存不足：请减小批大小或模型规模，然后重新开始</translation>
     </message>
 </context>
 </TS>
