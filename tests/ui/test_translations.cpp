@@ -96,7 +96,7 @@ QString placeholderProblem(const TsEntry& e, const QString& translation) {
     return {};
 }
 
-QString chineseWindowTexts(MainWindow& w) {
+QString tabAndDockTitles(MainWindow& w) {
     return w.workspaces()->tabText(0) + '|' + w.findChild<QDockWidget*>("palette")->windowTitle();
 }
 
@@ -146,7 +146,8 @@ private Q_SLOTS:
         }
     }
 
-    // Every tr() string lupdate finds has an entry, and nothing stale is kept.
+    // Every tr() string lupdate finds has an entry, and no live entry is stale (vanished ones,
+    // translations waiting for a merge to bring their strings, are not live).
     void tsFilesMatchTheSources() {
         QTemporaryDir dir;
         const ScriptRun run = runUpdateScript(dir.path());
@@ -195,7 +196,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         {
             MainWindow window(dir.filePath("recovery.lfproj"));
-            QCOMPARE(chineseWindowTexts(window), QString("设计|层"));
+            QCOMPARE(tabAndDockTitles(window), QString("设计|层"));
             QCOMPARE(window.findChild<QDockWidget*>("summary")->windowTitle(), QString("模型摘要"));
         }
         QCOMPARE(QCoreApplication::translate("lf::ui::CanvasScene", "Move %n layer(s)", nullptr, 3), QString("移动 3 个层"));
@@ -208,7 +209,7 @@ private Q_SLOTS:
 
         removeTranslations();
         MainWindow english(dir.filePath("recovery2.lfproj"));
-        QCOMPARE(chineseWindowTexts(english), QString("Design|Layers"));
+        QCOMPARE(tabAndDockTitles(english), QString("Design|Layers"));
     }
 
     // Chinese glyphs need a CJK font (fonts-noto-cjk, installed by scripts/setup.sh).
