@@ -216,6 +216,12 @@ private Q_SLOTS:
     void aSimplifiedChineseFontIsInstalled() {
         const QStringList families = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
         QVERIFY2(!families.isEmpty(), "no font covers Simplified Chinese: install fonts-noto-cjk");
+        // and the Chinese UI asks for its Simplified forms, not fontconfig's Japanese default
+        const QFont before = QApplication::font();
+        installTranslations("zh_CN");
+        QVERIFY2(QApplication::font().families().contains("Noto Sans CJK SC"),
+                 qPrintable(QApplication::font().families().join(", ")));
+        QApplication::setFont(before);
     }
 
     void englishPluralForms() {

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QFontDatabase>
+#include <QGuiApplication>
 #include <QLibraryInfo>
 #include <QTranslator>
 
@@ -19,6 +21,23 @@ bool install(const QString& file) {
     return false;
 }
 
+// Han characters are shared by Chinese and Japanese, and fontconfig picks the Japanese forms
+// ("Noto Sans CJK JP") unless the process locale is Chinese. With the Chinese UI chosen on
+// another locale, put a Simplified Chinese family right after the UI font.
+void preferSimplifiedChineseGlyphs() {
+    auto* app = qobject_cast<QGuiApplication*>(QCoreApplication::instance());
+    if (!app) return;
+    const QStringList installed = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
+    for (const char* family : {"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN",
+                               "WenQuanYi Micro Hei", "WenQuanYi Zen Hei"}) {
+        if (!installed.contains(family)) continue;
+        QFont font = QGuiApplication::font();
+        font.setFamilies({font.family(), family});
+        QGuiApplication::setFont(font);
+        return;
+    }
+}
+
 }  // namespace
 
 QStringList installTranslations(const QString& code) {
@@ -26,6 +45,7 @@ QStringList installTranslations(const QString& code) {
     const QString ours = QStringLiteral(":/i18n/layerforge_%1.qm").arg(code);
     if (install(ours)) loaded << ours;
     // The source strings are English, so Qt's English is its built-in text.
+    if (code == QLatin1String("zh_CN")) preferSimplifiedChineseGlyphs();
     if (code != QLatin1String("en")) {
         const QString qt = QLibraryInfo::path(QLibraryInfo::TranslationsPath) + "/qtbase_" + code + ".qm";
         if (QFileInfo::exists(qt) && install(qt)) loaded << qt;

@@ -8,7 +8,8 @@
 
 namespace lf::ui {
 
-// code: "en" or "zh_CN" (see resolveLanguage()). Returns the .qm files it installed.
+// code: "en" or "zh_CN" (see resolveLanguage()). Returns the .qm files it installed. For
+// zh_CN it also adds a Simplified Chinese font family to the application font.
 QStringList installTranslations(const QString& code);
 
 // Removes and deletes every translator installTranslations() added.
