@@ -22,8 +22,8 @@ bool install(const QString& file) {
 }
 
 // Han characters are shared by Chinese and Japanese, and fontconfig picks the Japanese forms
-// ("Noto Sans CJK JP") unless the process locale is Chinese. With the Chinese UI chosen on
-// another locale, put a Simplified Chinese family right after the UI font.
+// ("Noto Sans CJK JP") unless the process locale is Chinese. So the Chinese UI puts a
+// Simplified Chinese family right after the UI font, whatever the locale.
 void preferSimplifiedChineseGlyphs() {
     auto* app = qobject_cast<QGuiApplication*>(QCoreApplication::instance());
     if (!app) return;
