@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/screenshots/canvas.png: the screenshot test rendered under Xvfb (xcb).
+# Regenerates docs/screenshots/canvas.png, canvas-dark.png and zh_CN.png (the studio in Simplified
+# Chinese): the screenshot test rendered under Xvfb (xcb).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${LF_BUILD_DIR:-build}"

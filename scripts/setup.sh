@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(
   cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl1-mesa-dev libxkbcommon-dev
-  qt6-charts-dev libqt6opengl6-dev libqcustomplot-dev libqcustomplot2.1-qt6 fonts-noto-cjk
+  qt6-charts-dev libqt6opengl6-dev libqcustomplot-dev libqcustomplot2.1-qt6 fonts-noto-cjk qt6-translations-l10n
   libdnnl-dev ocl-icd-opencl-dev
   nlohmann-json3-dev zlib1g-dev libsqlite3-dev libpng-dev libturbojpeg0-dev libgif-dev
   dataset-fashion-mnist

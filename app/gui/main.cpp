@@ -10,6 +10,8 @@
 #include "canvas/canvas_view.h"
 #include "dataset/example_dataset.h"
 #include "dataset/example_project.h"
+#include "i18n/language.h"
+#include "i18n/translations.h"
 #include "mainwindow/main_window.h"
 #include "plugin_host.h"
 
@@ -18,6 +20,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("Layerforge");
     QApplication::setOrganizationName("Layerforge");
     QApplication::setStyle(QStyleFactory::create("Fusion"));  // follows the system palette, light or dark
+    lf::ui::installTranslations(lf::ui::resolveLanguage(lf::ui::savedLanguage()));  // before any widget
     QCommandLineParser cli;
     cli.setApplicationDescription(QApplication::translate("main", "Layerforge deep-learning studio"));
     cli.addHelpOption();

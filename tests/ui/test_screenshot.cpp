@@ -1,7 +1,7 @@
 // Renders the studio window on the tutorial CNN template and writes canvas.png to
 // $LF_SCREENSHOT_DIR (default: the working
-// directory), and canvas-dark.png with a dark palette. scripts/screenshot.sh runs it under
-// xvfb-run for docs/screenshots/.
+// directory), canvas-dark.png with a dark palette, and zh_CN.png with the Simplified Chinese
+// translation. scripts/screenshot.sh runs it under xvfb-run for docs/screenshots/.
 #include <QApplication>
 #include <QDir>
 #include <QtTest>
@@ -9,6 +9,7 @@
 #include "canvas/canvas_scene.h"
 #include "canvas/canvas_view.h"
 #include "canvas/edit_operations.h"
+#include "i18n/translations.h"
 #include "mainwindow/main_window.h"
 #include "ui_test_util.h"
 
@@ -37,14 +38,21 @@ class TestScreenshot : public QObject {
 private Q_SLOTS:
     void canvas_data() {
         QTest::addColumn<bool>("dark");
-        QTest::newRow("light") << false;
-        QTest::newRow("dark") << true;
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("light") << false << "en" << "canvas.png";
+        QTest::newRow("dark") << true << "en" << "canvas-dark.png";
+        QTest::newRow("zh_CN") << false << "zh_CN" << "zh_CN.png";
     }
 
     void canvas() {
         QFETCH(bool, dark);
+        QFETCH(QString, language);
+        QFETCH(QString, file);
         const QPalette light = QApplication::palette();
         if (dark) QApplication::setPalette(darkPalette());
+        QVERIFY(!installTranslations(language).isEmpty());
+        auto untranslate = qScopeGuard([] { removeTranslations(); });
         QTemporaryDir dir;
         MainWindow window(dir.filePath("recovery.lfproj"));
         window.resize(1400, 860);
@@ -60,8 +68,7 @@ private Q_SLOTS:
         QTest::qWait(200);
         QImage shot = window.grab().toImage();
         QVERIFY(!shot.isNull());
-        QString out = qEnvironmentVariable("LF_SCREENSHOT_DIR", QDir::currentPath()) +
-                      (dark ? "/canvas-dark.png" : "/canvas.png");
+        QString out = qEnvironmentVariable("LF_SCREENSHOT_DIR", QDir::currentPath()) + "/" + file;
         QApplication::setPalette(light);
         QVERIFY2(shot.save(out), qPrintable(out));
         qInfo("wrote %s", qPrintable(out));

@@ -14,7 +14,7 @@ std::optional<ParamValue> FloatEditor::parse(const QString& text, QString* error
     bool ok = false;
     double v = text.toDouble(&ok);
     if (!ok) {
-        *error = tr("\"%1\" is not a number").arg(text);
+        *error = ParamEditor::tr("\"%1\" is not a number").arg(text);
         return std::nullopt;
     }
     return ParamValue(v);

@@ -20,13 +20,13 @@ std::optional<ParamValue> IntListEditor::parse(const QString& text, QString* err
         bool ok = false;
         qlonglong v = part.trimmed().toLongLong(&ok);
         if (!ok) {
-            *error = tr("\"%1\" is not a whole number; write a list like 28, 28, 1").arg(part.trimmed());
+            *error = ParamEditor::tr("\"%1\" is not a whole number; write a list like 28, 28, 1").arg(part.trimmed());
             return std::nullopt;
         }
         list.push_back(v);
     }
     if (list.empty()) {
-        *error = tr("enter at least one whole number, e.g. 28, 28, 1");
+        *error = ParamEditor::tr("enter at least one whole number, e.g. 28, 28, 1");
         return std::nullopt;
     }
     if (list.size() == 1 && spec_.list_size > 1) return ParamValue(list[0]);  // broadcast: 5 -> [5, 5]

@@ -14,6 +14,7 @@
 #include "document/project_document.h"
 #include "export/export_dialog.h"
 #include "mainwindow/main_window.h"
+#include "preferences/preferences_dialog.h"
 
 namespace lf::ui {
 
@@ -97,6 +98,9 @@ void MainWindow::createEditMenu() {
         [this] { autoLayout(scene_, LayoutDirection::LeftToRight); view_->fitToView(); });
     add(m, tr("Auto-layout &Top to Bottom"), QKeySequence(tr("Ctrl+Shift+L")), this,
         [this] { autoLayout(scene_, LayoutDirection::TopToBottom); view_->fitToView(); });
+    m->addSeparator();
+    add(m, tr("&Preferences…"), QKeySequence::Preferences, this, [this] { PreferencesDialog(this).exec(); })
+        ->setMenuRole(QAction::PreferencesRole);
 }
 
 void MainWindow::createViewMenu() {

@@ -1,0 +1,914 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ConnectionRules</name>
+    <message>
+        <source>That layer no longer exists.</source>
+        <translation>该层已不存在。</translation>
+    </message>
+    <message>
+        <source>A layer cannot feed itself.</source>
+        <translation>层不能连接到自身。</translation>
+    </message>
+    <message>
+        <source>%1 takes no inputs.</source>
+        <translation>%1 不接受输入。</translation>
+    </message>
+    <message>
+        <source>That would make a cycle: %1 already feeds %2.</source>
+        <translation>这样会形成环路：%1 已经向 %2 提供输入。</translation>
+    </message>
+    <message>
+        <source>Already connected.</source>
+        <translation>已经连接。</translation>
+    </message>
+    <message>
+        <source>Incompatible shapes: %1</source>
+        <translation>形状不兼容：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Language</name>
+    <message>
+        <source>System (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>ModelStats</name>
+    <message>
+        <source>valid</source>
+        <translation>有效</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 个问题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 layers · %2 parameters · %3 FLOPs/sample · ~%4 training memory at batch %5 · %6</source>
+        <translation>%1 个层 · %2 个参数 · 每样本 %3 FLOPs · 批大小 %5 时训练内存约 %4 · %6</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Connected.</source>
+        <translation>已连接。</translation>
+    </message>
+    <message>
+        <source>Not connected: %1</source>
+        <translation>未连接：%1</translation>
+    </message>
+    <message>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2：%3</translation>
+    </message>
+    <message>
+        <source>Cut</source>
+        <translation>剪切</translation>
+    </message>
+    <message>
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>创建副本</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>折叠</translation>
+    </message>
+    <message>
+        <source>Auto-layout</source>
+        <translation>自动布局</translation>
+    </message>
+    <message>
+        <source>Insert template</source>
+        <translation>插入模板</translation>
+    </message>
+    <message>
+        <source>%1: %2 (click the arrow to expand)</source>
+        <translation>%1：%2（点击箭头展开）</translation>
+    </message>
+    <message>
+        <source>%1 (click the arrow to collapse)</source>
+        <translation>%1（点击箭头折叠）</translation>
+    </message>
+    <message>
+        <source>%1 params</source>
+        <translation>%1 个参数</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Block %1</source>
+        <translation>模块 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Group %n layer(s)</source>
+        <translation>
+            <numerusform>将 %n 个层组合为模块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ungroup</source>
+        <translation>取消组合</translation>
+    </message>
+    <message>
+        <source>Collapse %1</source>
+        <translation>折叠 %1</translation>
+    </message>
+    <message>
+        <source>Expand %1</source>
+        <translation>展开 %1</translation>
+    </message>
+    <message>
+        <source>Connect %1 to %2</source>
+        <translation>将 %1 连接到 %2</translation>
+    </message>
+    <message>
+        <source>Disconnect</source>
+        <translation>断开连接</translation>
+    </message>
+    <message>
+        <source>Rename %1 to %2</source>
+        <translation>将 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <source>Change %1 of %2</source>
+        <translation>修改 %2 的 %1</translation>
+    </message>
+    <message>
+        <source>Change training settings</source>
+        <translation>修改训练设置</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation type="vanished">%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation type="vanished">%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation type="vanished">%1 KiB</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation type="vanished">日志</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation type="vanished">训练失败：%1</translation>
+    </message>
+    <message>
+        <source>not key=value: %1</source>
+        <translation type="vanished">不是 key=value 形式：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::CanvasScene</name>
+    <message numerus="yes">
+        <source>%n layer(s), %1 params</source>
+        <translation>
+            <numerusform>%n 个层，%1 个参数</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n layer(s)</source>
+        <translation>
+            <numerusform>移动 %n 个层</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::CanvasView</name>
+    <message>
+        <source>Move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::DeviceGauge</name>
+    <message>
+        <source>This process</source>
+        <translation type="vanished">本进程</translation>
+    </message>
+    <message>
+        <source>All processes</source>
+        <translation type="vanished">所有进程</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation type="vanished">引擎</translation>
+    </message>
+    <message>
+        <source>Bytes the engine&apos;s models, plans and optimizers hold: weights, gradients, optimizer state, activations and workspaces.</source>
+        <translation type="vanished">引擎中的模型、执行计划和优化器占用的字节数：权重、梯度、优化器状态、激活值和工作空间。</translation>
+    </message>
+    <message>
+        <source>Memory on %1</source>
+        <translation type="vanished">%1 上的内存</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ErrorBanner</name>
+    <message>
+        <source>Dismiss</source>
+        <translation type="vanished">关闭</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::Inspector</name>
+    <message>
+        <source>The layer&apos;s name, unique in the model; weights are saved under it</source>
+        <translation>层的名称，在模型中唯一；权重以此名称保存</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>No layer selected</source>
+        <translation>未选择层</translation>
+    </message>
+    <message>
+        <source>Select a layer on the canvas to edit it, or drag one in from the palette.</source>
+        <translation>在画布上选择一个层进行编辑，或从层面板拖入一个层。</translation>
+    </message>
+    <message>
+        <source>Unknown layer type</source>
+        <translation>未知的层类型</translation>
+    </message>
+    <message>
+        <source>%1 not changed: %2</source>
+        <translation>%1 未修改：%2</translation>
+    </message>
+    <message>
+        <source>a layer needs a name</source>
+        <translation>层必须有名称</translation>
+    </message>
+    <message>
+        <source>another layer is already called &quot;%1&quot;</source>
+        <translation>已有另一个层名为“%1”</translation>
+    </message>
+    <message>
+        <source>Not renamed: %1</source>
+        <translation>未重命名：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::MainWindow</name>
+    <message>
+        <source>Design</source>
+        <translation>设计</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Inspector</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Model summary</source>
+        <translation>模型摘要</translation>
+    </message>
+    <message>
+        <source>batch </source>
+        <translation>批大小 </translation>
+    </message>
+    <message>
+        <source>Batch size used for training and for the memory estimate</source>
+        <translation>训练和内存估算所用的批大小</translation>
+    </message>
+    <message>
+        <source>%1[*] — Layerforge</source>
+        <translation>%1[*] — Layerforge</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>New from &amp;Template</source>
+        <translation>从模板新建(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Insert Template</source>
+        <translation>插入模板(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Cannot insert template</source>
+        <translation>无法插入模板</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import Keras Model (JSON)…</source>
+        <translation>导入 Keras 模型 (JSON)(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+I</source>
+        <translation>Ctrl+I</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation>创建副本(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Ctrl+D</source>
+        <translation>Ctrl+D</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Group into Block</source>
+        <translation>组合为模块(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+G</source>
+        <translation>Ctrl+Shift+G</translation>
+    </message>
+    <message>
+        <source>U&amp;ngroup Block</source>
+        <translation>取消模块组合(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+U</source>
+        <translation>Ctrl+Shift+U</translation>
+    </message>
+    <message>
+        <source>Collapse / E&amp;xpand Block</source>
+        <translation>折叠/展开模块(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>Auto-layout &amp;Left to Right</source>
+        <translation>自动布局：从左到右(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <source>Auto-layout &amp;Top to Bottom</source>
+        <translation>自动布局：从上到下(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Actual Size</source>
+        <translation>实际大小(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>&amp;Fit to Window</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Ctrl+F</source>
+        <translation>Ctrl+F</translation>
+    </message>
+    <message>
+        <source>&amp;Snap to Grid</source>
+        <translation>对齐网格(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+G</source>
+        <translation>Ctrl+G</translation>
+    </message>
+    <message>
+        <source>Layerforge projects (*.lfproj);;All files (*)</source>
+        <translation>Layerforge 项目 (*.lfproj);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>%1 has unsaved changes. Save them?</source>
+        <translation>%1 有未保存的更改。是否保存？</translation>
+    </message>
+    <message>
+        <source>Cannot open template</source>
+        <translation>无法打开模板</translation>
+    </message>
+    <message>
+        <source>Cannot open project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Cannot save project</source>
+        <translation>无法保存项目</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation>项目另存为</translation>
+    </message>
+    <message>
+        <source>Cannot import Keras model</source>
+        <translation>无法导入 Keras 模型</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation>已导入 %1</translation>
+    </message>
+    <message>
+        <source>Import Keras model</source>
+        <translation>导入 Keras 模型</translation>
+    </message>
+    <message>
+        <source>Keras model JSON (*.json);;All files (*)</source>
+        <translation>Keras 模型 JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work?</source>
+        <translation>恢复未保存的工作？</translation>
+    </message>
+    <message>
+        <source>Layerforge did not close properly last time. Restore the autosaved project?</source>
+        <translation>Layerforge 上次未正常关闭。是否恢复自动保存的项目？</translation>
+    </message>
+    <message>
+        <source>Cannot recover</source>
+        <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation type="vanished">训练</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::MemoryBar</name>
+    <message>
+        <source>%1  %2 / %3 (peak %4)</source>
+        <translation type="vanished">%1  %2 / %3（峰值 %4）</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::PalettePanel</name>
+    <message>
+        <source>Core</source>
+        <translation>核心层</translation>
+    </message>
+    <message>
+        <source>Convolution</source>
+        <translation>卷积层</translation>
+    </message>
+    <message>
+        <source>Pooling</source>
+        <translation>池化层</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>归一化层</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活层</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并层</translation>
+    </message>
+    <message>
+        <source>Plugins: %1</source>
+        <translation>插件：%1</translation>
+    </message>
+    <message>
+        <source>Search layers…</source>
+        <translation>搜索层…</translation>
+    </message>
+    <message>
+        <source>No layers in this category yet</source>
+        <translation>此类别中还没有层</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ParamEditor</name>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number; write a list like 28, 28, 1</source>
+        <translation>“%1”不是整数；请写成类似 28, 28, 1 的列表</translation>
+    </message>
+    <message>
+        <source>enter at least one whole number, e.g. 28, 28, 1</source>
+        <translation>请至少输入一个整数，例如 28, 28, 1</translation>
+    </message>
+    <message>
+        <source>Allowed: %1</source>
+        <translation>允许的值：%1</translation>
+    </message>
+    <message>
+        <source>Default: %1</source>
+        <translation>默认值：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>A new language is used the next time Layerforge starts.</source>
+        <translation>新的语言将在下次启动 Layerforge 时生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ProjectDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::RunOptionsForm</name>
+    <message>
+        <source>off</source>
+        <translation type="vanished">关闭</translation>
+    </message>
+    <message>
+        <source>val_loss (or loss without validation)</source>
+        <translation type="vanished">val_loss（无验证集时为 loss）</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation type="vanished">%1 — %2, %3</translation>
+    </message>
+    <message>
+        <source>GPU: %1</source>
+        <translation type="vanished">GPU：%1</translation>
+    </message>
+    <message>
+        <source>Checkpoint every N steps</source>
+        <translation type="vanished">每 N 步保存检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoint every N epochs</source>
+        <translation type="vanished">每 N 轮保存检查点</translation>
+    </message>
+    <message>
+        <source>Keep newest</source>
+        <translation type="vanished">保留最新的</translation>
+    </message>
+    <message>
+        <source>Keep best by</source>
+        <translation type="vanished">按此指标保留最佳</translation>
+    </message>
+    <message>
+        <source>Best is</source>
+        <translation type="vanished">最佳值为</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="vanished">设备</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::SummaryPanel</name>
+    <message>
+        <source>Layer (type)</source>
+        <translation>层（类型）</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Param #</source>
+        <translation>参数数量</translation>
+    </message>
+    <message>
+        <source>Connected to</source>
+        <translation>连接到</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>Total params: %1
+Trainable params: %2
+Non-trainable params: %3
+FLOPs per sample (forward): %4
+Estimated training memory at batch %5: %6</source>
+        <translation>参数总数：%1
+可训练参数：%2
+不可训练参数：%3
+每样本 FLOPs（前向）：%4
+批大小为 %5 时的估计训练内存：%6</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingController</name>
+    <message>
+        <source>A training run is already going; stop it first.</source>
+        <translation type="vanished">已有训练正在运行；请先停止它。</translation>
+    </message>
+    <message>
+        <source>starting a new run of %1</source>
+        <translation type="vanished">开始 %1 的新一次训练运行</translation>
+    </message>
+    <message>
+        <source>resuming from checkpoint %1</source>
+        <translation type="vanished">从检查点 %1 恢复训练</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation type="vanished">运行 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingPanel</name>
+    <message>
+        <source>Start</source>
+        <translation type="vanished">开始</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="vanished">暂停</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="vanished">继续</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="vanished">停止</translation>
+    </message>
+    <message>
+        <source>Training settings</source>
+        <translation type="vanished">训练设置</translation>
+    </message>
+    <message>
+        <source>Checkpoints and device</source>
+        <translation type="vanished">检查点与设备</translation>
+    </message>
+    <message>
+        <source>Live charts appear here.</source>
+        <translation type="vanished">实时图表将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="vanished">内存</translation>
+    </message>
+    <message>
+        <source>Train the project as it is now; later edits apply to the next run</source>
+        <translation type="vanished">按项目当前的状态训练；之后的修改在下一次运行时生效</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingProgress</name>
+    <message>
+        <source>The trainer waits for images more than 10% of the time: add decoding workers, cache the decoded images or use smaller images.</source>
+        <translation type="vanished">训练器有超过 10% 的时间在等待图像：请增加解码线程、缓存解码后的图像或使用更小的图像。</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation type="vanished">未运行</translation>
+    </message>
+    <message>
+        <source>%p%  (step %1 of %2)</source>
+        <translation type="vanished">%p%（第 %1/%2 步）</translation>
+    </message>
+    <message>
+        <source>epoch %1/%2  step %3/%4  ETA %5  %6 img/s</source>
+        <translation type="vanished">第 %1/%2 轮  第 %3/%4 步  剩余 %5  %6 张/秒</translation>
+    </message>
+    <message>
+        <source>data-bound: %1% waiting for images</source>
+        <translation type="vanished">受数据限制：%1% 的时间在等待图像</translation>
+    </message>
+    <message>
+        <source>%1 epochs of %2 steps</source>
+        <translation type="vanished">%1 轮，每轮 %2 步</translation>
+    </message>
+    <message>
+        <source>epoch %1/%2 done  %3</source>
+        <translation type="vanished">第 %1/%2 轮完成  %3</translation>
+    </message>
+    <message>
+        <source>paused at epoch %1, step %2</source>
+        <translation type="vanished">已暂停于第 %1 轮第 %2 步</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="vanished">失败</translation>
+    </message>
+    <message>
+        <source>stopped at %p%</source>
+        <translation type="vanished">已停止于 %p%</translation>
+    </message>
+    <message>
+        <source>%p%  done</source>
+        <translation type="vanished">%p%  完成</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingSettingsForm</name>
+    <message>
+        <source>Early stopping</source>
+        <translation type="vanished">早停</translation>
+    </message>
+    <message>
+        <source>Restore the best weights</source>
+        <translation type="vanished">恢复最佳权重</translation>
+    </message>
+    <message>
+        <source>e.g. momentum=0.9 nesterov=true</source>
+        <translation type="vanished">例如 momentum=0.9 nesterov=true</translation>
+    </message>
+    <message>
+        <source>e.g. decay_steps=1000 decay_rate=0.9</source>
+        <translation type="vanished">例如 decay_steps=1000 decay_rate=0.9</translation>
+    </message>
+    <message>
+        <source>accuracy, top3_accuracy</source>
+        <translation type="vanished">accuracy, top3_accuracy</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation type="vanished">监控指标</translation>
+    </message>
+    <message>
+        <source>Patience (epochs)</source>
+        <translation type="vanished">耐心值（轮数）</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation type="vanished">优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation type="vanished">学习率</translation>
+    </message>
+    <message>
+        <source>Optimizer parameters</source>
+        <translation type="vanished">优化器参数</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation type="vanished">学习率调度</translation>
+    </message>
+    <message>
+        <source>Schedule parameters</source>
+        <translation type="vanished">调度参数</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation type="vanished">轮数</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation type="vanished">批大小</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation type="vanished">损失函数</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation type="vanished">评估指标</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="vanished">随机种子</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TrainingWorker</name>
+    <message>
+        <source>out of memory: lower the batch size or the model&apos;s size, then start again</source>
+        <translation type="vanished">内存不足：请减小批大小或模型规模，然后重新开始</translation>
+    </message>
+</context>
+</TS>
