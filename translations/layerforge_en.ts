@@ -38,4 +38,58 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>lf::ui::CheckpointBrowser</name>
+    <message numerus="yes">
+        <source>%n selected checkpoint(s) are pinned. Unpin them before deleting.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n checkpoint(s) from the run store? This cannot be undone.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::CompareChart</name>
+    <message numerus="yes">
+        <source>Metrics of %n checkpoint(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::DatasetPanel</name>
+    <message numerus="yes">
+        <source>%n classes</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::SettingsDiffView</name>
+    <message numerus="yes">
+        <source>%n setting(s) differ between run %1 and run %2.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -158,27 +158,172 @@
     </message>
     <message>
         <source>%1 GiB</source>
-        <translation type="vanished">%1 GiB</translation>
+        <translation>%1 GiB</translation>
     </message>
     <message>
         <source>%1 MiB</source>
-        <translation type="vanished">%1 MiB</translation>
+        <translation>%1 MiB</translation>
     </message>
     <message>
         <source>%1 KiB</source>
-        <translation type="vanished">%1 KiB</translation>
+        <translation>%1 KiB</translation>
     </message>
     <message>
         <source>Log</source>
-        <translation type="vanished">日志</translation>
+        <translation>日志</translation>
     </message>
     <message>
         <source>Training failed: %1</source>
-        <translation type="vanished">训练失败：%1</translation>
+        <translation>训练失败：%1</translation>
     </message>
     <message>
         <source>not key=value: %1</source>
-        <translation type="vanished">不是 key=value 形式：%1</translation>
+        <translation>不是 key=value 形式：%1</translation>
+    </message>
+    <message>
+        <source>gray</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RGB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RGBA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No image folder chosen yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot write the import marker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing Fashion-MNIST as an image folder (first use only)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preparing the example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot import Fashion-MNIST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+
+The example stays bound to Fashion-MNIST read into memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Input node &apos;%1&apos; takes %2, but the dataset&apos;s images are %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last Dense layer &apos;%1&apos; has %2 units, but the dataset has %3 classes: set its units to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::BindingSettings</name>
+    <message>
+        <source>Input pipeline (image folders)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random horizontal flip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fraction of the training split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chooses which images are held out, and the shuffling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stretch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill and crop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit and pad</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scale to [0, 1]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Standardize (training mean/std)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>°</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validate on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fraction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished">随机种子</translation>
+    </message>
+    <message>
+        <source>Resize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Normalize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate (fraction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotate up to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Brightness ±</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contrast ±</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished">关闭</translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST (installed) is read into memory as is</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -208,33 +353,507 @@
     </message>
 </context>
 <context>
+    <name>lf::ui::CheckpointBrowser</name>
+    <message>
+        <source>Filter by run, step, metric value…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings diff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the run store %1: %2
+The checkpoints are not shown; restore the file from a backup or move it away to start a new store.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No checkpoints yet in %1. Train with checkpoints enabled and they appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the checkpoint&apos;s weights the studio&apos;s current weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the checkpoint&apos;s run from this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pinned checkpoints are never removed by the retention policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished">删除</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select two or more checkpoints to compare their metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1 %2</source>
+        <translation type="unfinished">运行 %1 %2</translation>
+    </message>
+    <message>
+        <source>Could not restore %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restored %1: its weights are now the current weights.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n selected checkpoint(s) are pinned. Unpin them before deleting.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n checkpoint(s) from the run store? This cannot be undone.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::CheckpointTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ClassCountChart</name>
+    <message>
+        <source>Images per class</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::CompareChart</name>
+    <message>
+        <source>Select two or more checkpoints and press Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1 %2</source>
+        <translation type="unfinished">运行 %1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Metrics of %n checkpoint(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ConfusionModel</name>
+    <message>
+        <source>true %1, predicted %2: %3 (%4% of the class)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>true class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>predicted as %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::DatasetPanel</name>
+    <message>
+        <source>Choose Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the dataset&apos;s shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST (installed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ROOT/CLASS/images, or ROOT/train|valid|test/CLASS/images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files that cannot be read as images; training skips them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose an image folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debian&apos;s dataset-fashion-mnist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not inspected yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inspecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n classes</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot read the dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Images: %1
+Sizes: %2
+Channels: %3
+Problems: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model input: %1 (images are resized to it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model input: no single Input node</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::DeviceGauge</name>
     <message>
         <source>This process</source>
-        <translation type="vanished">本进程</translation>
+        <translation>本进程</translation>
     </message>
     <message>
         <source>All processes</source>
-        <translation type="vanished">所有进程</translation>
+        <translation>所有进程</translation>
     </message>
     <message>
         <source>Engine</source>
-        <translation type="vanished">引擎</translation>
+        <translation>引擎</translation>
     </message>
     <message>
         <source>Bytes the engine&apos;s models, plans and optimizers hold: weights, gradients, optimizer state, activations and workspaces.</source>
-        <translation type="vanished">引擎中的模型、执行计划和优化器占用的字节数：权重、梯度、优化器状态、激活值和工作空间。</translation>
+        <translation>引擎中的模型、执行计划和优化器占用的字节数：权重、梯度、优化器状态、激活值和工作空间。</translation>
     </message>
     <message>
         <source>Memory on %1</source>
-        <translation type="vanished">%1 上的内存</translation>
+        <translation>%1 上的内存</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::ErrorBanner</name>
     <message>
         <source>Dismiss</source>
-        <translation type="vanished">关闭</translation>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::EvaluationView</name>
+    <message>
+        <source>Predicting %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot predict %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3%), with %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the initial (untrained) weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate the current weights on the project&apos;s test split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a misclassified sample, or drop an image file on the window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current weights changed: evaluate again to update.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows: true class. Columns: predicted class. Colour: share of the row.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most confident mistakes first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Least confident mistakes first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Misclassified samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model cannot be built: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluating %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the initial weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy %1% on %2 %3 samples (%4 misclassified) · macro F1 %5 · weights: %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>initial (untrained)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2
+%3%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample %1 of the %2 split: a %3, predicted %4 with %5% confidence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ExampleDataset</name>
+    <message>
+        <source>%1: the folder exists and is not an earlier import; move it away</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot move the imported images into place</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ExportDialog</name>
+    <message>
+        <source>Export Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overwrite files?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These files already exist:
+%1
+
+Overwrite them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONNX</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>safetensors (weights + graph)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PyTorch code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tf.keras code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NHWC (as the studio)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NCHW</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fold BatchNormalization into the preceding layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checkpoint %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none yet: train or restore a checkpoint first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weights:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONNX opset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONNX layout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept the existing files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there are no weights to export: train the model or restore a checkpoint first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote:
+%1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -552,14 +1171,57 @@
     </message>
     <message>
         <source>Train</source>
-        <translation type="vanished">训练</translation>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation type="unfinished">运行 %1</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::MemoryBar</name>
     <message>
         <source>%1  %2 / %3 (peak %4)</source>
-        <translation type="vanished">%1  %2 / %3（峰值 %4）</translation>
+        <translation>%1  %2 / %3（峰值 %4）</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::MetricPlot</name>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (smoothed %1)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -650,43 +1312,88 @@
     <name>lf::ui::RunOptionsForm</name>
     <message>
         <source>off</source>
-        <translation type="vanished">关闭</translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>val_loss (or loss without validation)</source>
-        <translation type="vanished">val_loss（无验证集时为 loss）</translation>
+        <translation>val_loss（无验证集时为 loss）</translation>
     </message>
     <message>
         <source>%1 — %2, %3</source>
-        <translation type="vanished">%1 — %2, %3</translation>
+        <translation>%1 — %2, %3</translation>
     </message>
     <message>
         <source>GPU: %1</source>
-        <translation type="vanished">GPU：%1</translation>
+        <translation>GPU：%1</translation>
     </message>
     <message>
         <source>Checkpoint every N steps</source>
-        <translation type="vanished">每 N 步保存检查点</translation>
+        <translation>每 N 步保存检查点</translation>
     </message>
     <message>
         <source>Checkpoint every N epochs</source>
-        <translation type="vanished">每 N 轮保存检查点</translation>
+        <translation>每 N 轮保存检查点</translation>
     </message>
     <message>
         <source>Keep newest</source>
-        <translation type="vanished">保留最新的</translation>
+        <translation>保留最新的</translation>
     </message>
     <message>
         <source>Keep best by</source>
-        <translation type="vanished">按此指标保留最佳</translation>
+        <translation>按此指标保留最佳</translation>
     </message>
     <message>
         <source>Best is</source>
-        <translation type="vanished">最佳值为</translation>
+        <translation>最佳值为</translation>
     </message>
     <message>
         <source>Device</source>
-        <translation type="vanished">设备</translation>
+        <translation>设备</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::SettingsDiffView</name>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>against</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Second run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train at least one run to see its settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick two different runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n setting(s) differ between run %1 and run %2.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -729,186 +1436,300 @@ Estimated training memory at batch %5: %6</source>
     </message>
 </context>
 <context>
+    <name>lf::ui::TrainingCharts</name>
+    <message>
+        <source>Cannot overlay run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot show the earlier steps of run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write the image %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>X axis:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exponential moving average, debiased as in TensorBoard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log x</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log y</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overlay earlier runs from the project&apos;s run store</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export PNG...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run store for this project yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No runs recorded yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 %2 (%3, %4 steps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export charts as PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export curves as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::TrainingController</name>
     <message>
         <source>A training run is already going; stop it first.</source>
-        <translation type="vanished">已有训练正在运行；请先停止它。</translation>
+        <translation>已有训练正在运行；请先停止它。</translation>
     </message>
     <message>
         <source>starting a new run of %1</source>
-        <translation type="vanished">开始 %1 的新一次训练运行</translation>
+        <translation>开始 %1 的新一次训练运行</translation>
     </message>
     <message>
         <source>resuming from checkpoint %1</source>
-        <translation type="vanished">从检查点 %1 恢复训练</translation>
+        <translation>从检查点 %1 恢复训练</translation>
     </message>
     <message>
         <source>run %1</source>
-        <translation type="vanished">运行 %1</translation>
+        <translation>运行 %1</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::TrainingPanel</name>
     <message>
         <source>Start</source>
-        <translation type="vanished">开始</translation>
+        <translation>开始</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="vanished">暂停</translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="vanished">继续</translation>
+        <translation>继续</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="vanished">停止</translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Training settings</source>
-        <translation type="vanished">训练设置</translation>
+        <translation>训练设置</translation>
     </message>
     <message>
         <source>Checkpoints and device</source>
-        <translation type="vanished">检查点与设备</translation>
+        <translation>检查点与设备</translation>
     </message>
     <message>
         <source>Live charts appear here.</source>
-        <translation type="vanished">实时图表将显示在这里。</translation>
+        <translation>实时图表将显示在这里。</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="vanished">内存</translation>
+        <translation>内存</translation>
     </message>
     <message>
         <source>Train the project as it is now; later edits apply to the next run</source>
-        <translation type="vanished">按项目当前的状态训练；之后的修改在下一次运行时生效</translation>
+        <translation>按项目当前的状态训练；之后的修改在下一次运行时生效</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::TrainingProgress</name>
     <message>
         <source>The trainer waits for images more than 10% of the time: add decoding workers, cache the decoded images or use smaller images.</source>
-        <translation type="vanished">训练器有超过 10% 的时间在等待图像：请增加解码线程、缓存解码后的图像或使用更小的图像。</translation>
+        <translation>训练器有超过 10% 的时间在等待图像：请增加解码线程、缓存解码后的图像或使用更小的图像。</translation>
     </message>
     <message>
         <source>not running</source>
-        <translation type="vanished">未运行</translation>
+        <translation>未运行</translation>
     </message>
     <message>
         <source>%p%  (step %1 of %2)</source>
-        <translation type="vanished">%p%（第 %1/%2 步）</translation>
+        <translation>%p%（第 %1/%2 步）</translation>
     </message>
     <message>
         <source>epoch %1/%2  step %3/%4  ETA %5  %6 img/s</source>
-        <translation type="vanished">第 %1/%2 轮  第 %3/%4 步  剩余 %5  %6 张/秒</translation>
+        <translation>第 %1/%2 轮  第 %3/%4 步  剩余 %5  %6 张/秒</translation>
     </message>
     <message>
         <source>data-bound: %1% waiting for images</source>
-        <translation type="vanished">受数据限制：%1% 的时间在等待图像</translation>
+        <translation>受数据限制：%1% 的时间在等待图像</translation>
     </message>
     <message>
         <source>%1 epochs of %2 steps</source>
-        <translation type="vanished">%1 轮，每轮 %2 步</translation>
+        <translation>%1 轮，每轮 %2 步</translation>
     </message>
     <message>
         <source>epoch %1/%2 done  %3</source>
-        <translation type="vanished">第 %1/%2 轮完成  %3</translation>
+        <translation>第 %1/%2 轮完成  %3</translation>
     </message>
     <message>
         <source>paused at epoch %1, step %2</source>
-        <translation type="vanished">已暂停于第 %1 轮第 %2 步</translation>
+        <translation>已暂停于第 %1 轮第 %2 步</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="vanished">失败</translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>stopped at %p%</source>
-        <translation type="vanished">已停止于 %p%</translation>
+        <translation>已停止于 %p%</translation>
     </message>
     <message>
         <source>%p%  done</source>
-        <translation type="vanished">%p%  完成</translation>
+        <translation>%p%  完成</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::TrainingSettingsForm</name>
     <message>
         <source>Early stopping</source>
-        <translation type="vanished">早停</translation>
+        <translation>早停</translation>
     </message>
     <message>
         <source>Restore the best weights</source>
-        <translation type="vanished">恢复最佳权重</translation>
+        <translation>恢复最佳权重</translation>
     </message>
     <message>
         <source>e.g. momentum=0.9 nesterov=true</source>
-        <translation type="vanished">例如 momentum=0.9 nesterov=true</translation>
+        <translation>例如 momentum=0.9 nesterov=true</translation>
     </message>
     <message>
         <source>e.g. decay_steps=1000 decay_rate=0.9</source>
-        <translation type="vanished">例如 decay_steps=1000 decay_rate=0.9</translation>
+        <translation>例如 decay_steps=1000 decay_rate=0.9</translation>
     </message>
     <message>
         <source>accuracy, top3_accuracy</source>
-        <translation type="vanished">accuracy, top3_accuracy</translation>
+        <translation>accuracy, top3_accuracy</translation>
     </message>
     <message>
         <source>Monitor</source>
-        <translation type="vanished">监控指标</translation>
+        <translation>监控指标</translation>
     </message>
     <message>
         <source>Patience (epochs)</source>
-        <translation type="vanished">耐心值（轮数）</translation>
+        <translation>耐心值（轮数）</translation>
     </message>
     <message>
         <source>Optimizer</source>
-        <translation type="vanished">优化器</translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>Learning rate</source>
-        <translation type="vanished">学习率</translation>
+        <translation>学习率</translation>
     </message>
     <message>
         <source>Optimizer parameters</source>
-        <translation type="vanished">优化器参数</translation>
+        <translation>优化器参数</translation>
     </message>
     <message>
         <source>Schedule</source>
-        <translation type="vanished">学习率调度</translation>
+        <translation>学习率调度</translation>
     </message>
     <message>
         <source>Schedule parameters</source>
-        <translation type="vanished">调度参数</translation>
+        <translation>调度参数</translation>
     </message>
     <message>
         <source>Epochs</source>
-        <translation type="vanished">轮数</translation>
+        <translation>轮数</translation>
     </message>
     <message>
         <source>Batch size</source>
-        <translation type="vanished">批大小</translation>
+        <translation>批大小</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="vanished">损失函数</translation>
+        <translation>损失函数</translation>
     </message>
     <message>
         <source>Metrics</source>
-        <translation type="vanished">评估指标</translation>
+        <translation>评估指标</translation>
     </message>
     <message>
         <source>Seed</source>
-        <translation type="vanished">随机种子</translation>
+        <translation>随机种子</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::TrainingWorker</name>
     <message>
         <source>out of memory: lower the batch size or the model&apos;s size, then start again</source>
-        <translation type="vanished">内存不足：请减小批大小或模型规模，然后重新开始</translation>
+        <translation>内存不足：请减小批大小或模型规模，然后重新开始</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Layerforge deep-learning studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the built-in example: the tutorial&apos;s CNN on Fashion-MNIST.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A project file (*.lfproj) to open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the example</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
