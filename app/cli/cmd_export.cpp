@@ -6,6 +6,7 @@
 #include "layerforge/core/error.h"
 #include "layerforge/export/export.h"
 #include "layerforge/store/weights_file.h"
+#include "layerforge/train/session.h"  // default_weights_path
 
 namespace lf::cli {
 
