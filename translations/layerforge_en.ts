@@ -42,16 +42,16 @@
     <name>lf::ui::CheckpointBrowser</name>
     <message numerus="yes">
         <source>%n selected checkpoint(s) are pinned. Unpin them before deleting.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n selected checkpoint is pinned. Unpin it before deleting.</numerusform>
+            <numerusform>%n selected checkpoints are pinned. Unpin them before deleting.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Delete %n checkpoint(s) from the run store? This cannot be undone.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Delete %n checkpoint from the run store? This cannot be undone.</numerusform>
+            <numerusform>Delete %n checkpoints from the run store? This cannot be undone.</numerusform>
         </translation>
     </message>
 </context>
@@ -59,9 +59,9 @@
     <name>lf::ui::CompareChart</name>
     <message numerus="yes">
         <source>Metrics of %n checkpoint(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Metrics of %n checkpoint</numerusform>
+            <numerusform>Metrics of %n checkpoints</numerusform>
         </translation>
     </message>
 </context>
@@ -69,16 +69,16 @@
     <name>lf::ui::DatasetPanel</name>
     <message numerus="yes">
         <source>%n classes</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n class</numerusform>
+            <numerusform>%n classes</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>… %n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>… %n more size</numerusform>
+            <numerusform>… %n more sizes</numerusform>
         </translation>
     </message>
 </context>
@@ -86,9 +86,9 @@
     <name>lf::ui::SettingsDiffView</name>
     <message numerus="yes">
         <source>%n setting(s) differ between run %1 and run %2.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n setting differs between run %1 and run %2.</numerusform>
+            <numerusform>%n settings differ between run %1 and run %2.</numerusform>
         </translation>
     </message>
 </context>

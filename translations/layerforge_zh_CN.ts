@@ -182,148 +182,150 @@
     </message>
     <message>
         <source>gray</source>
-        <translation type="unfinished"></translation>
+        <translation>灰度</translation>
     </message>
     <message>
         <source>RGB</source>
-        <translation type="unfinished"></translation>
+        <translation>RGB</translation>
     </message>
     <message>
         <source>RGBA</source>
-        <translation type="unfinished"></translation>
+        <translation>RGBA</translation>
     </message>
     <message>
         <source>No image folder chosen yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未选择图像文件夹。</translation>
     </message>
     <message>
         <source>%1: cannot write the import marker</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法写入导入标记</translation>
     </message>
     <message>
         <source>Importing Fashion-MNIST as an image folder (first use only)…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在将 Fashion-MNIST 导入为图像文件夹（仅首次使用时）…</translation>
     </message>
     <message>
         <source>Preparing the example</source>
-        <translation type="unfinished"></translation>
+        <translation>正在准备示例</translation>
     </message>
     <message>
         <source>Cannot import Fashion-MNIST</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入 Fashion-MNIST</translation>
     </message>
     <message>
         <source>%1
 
 The example stays bound to Fashion-MNIST read into memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+
+示例仍绑定到读入内存的 Fashion-MNIST。</translation>
     </message>
     <message>
         <source>The Input node &apos;%1&apos; takes %2, but the dataset&apos;s images are %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>输入节点“%1”接受 %2，但数据集的图像为 %3。</translation>
     </message>
     <message>
         <source>The last Dense layer &apos;%1&apos; has %2 units, but the dataset has %3 classes: set its units to %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>最后一个全连接层“%1”有 %2 个单元，但数据集有 %3 个类别：请将其单元数设为 %3。</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::BindingSettings</name>
     <message>
         <source>Input pipeline (image folders)</source>
-        <translation type="unfinished"></translation>
+        <translation>输入管道（图像文件夹）</translation>
     </message>
     <message>
         <source>Random horizontal flip</source>
-        <translation type="unfinished"></translation>
+        <translation>随机水平翻转</translation>
     </message>
     <message>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Test split</source>
-        <translation type="unfinished"></translation>
+        <translation>测试集</translation>
     </message>
     <message>
         <source>Fraction of the training split</source>
-        <translation type="unfinished"></translation>
+        <translation>按比例从训练集划分</translation>
     </message>
     <message>
         <source>Chooses which images are held out, and the shuffling</source>
-        <translation type="unfinished"></translation>
+        <translation>决定留出哪些图像以及打乱顺序</translation>
     </message>
     <message>
         <source>Stretch</source>
-        <translation type="unfinished"></translation>
+        <translation>拉伸</translation>
     </message>
     <message>
         <source>Fill and crop</source>
-        <translation type="unfinished"></translation>
+        <translation>填满并裁剪</translation>
     </message>
     <message>
         <source>Fit and pad</source>
-        <translation type="unfinished"></translation>
+        <translation>适应并补边</translation>
     </message>
     <message>
         <source>Scale to [0, 1]</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放到 [0, 1]</translation>
     </message>
     <message>
         <source>Standardize (training mean/std)</source>
-        <translation type="unfinished"></translation>
+        <translation>标准化（训练集均值/标准差）</translation>
     </message>
     <message>
         <source>°</source>
-        <translation type="unfinished"></translation>
+        <translation>°</translation>
     </message>
     <message>
         <source>Validation</source>
-        <translation type="unfinished"></translation>
+        <translation>验证</translation>
     </message>
     <message>
         <source>Validate on</source>
-        <translation type="unfinished"></translation>
+        <translation>验证数据</translation>
     </message>
     <message>
         <source>Fraction</source>
-        <translation type="unfinished"></translation>
+        <translation>比例</translation>
     </message>
     <message>
         <source>Seed</source>
-        <translation type="unfinished">随机种子</translation>
+        <translation>随机种子</translation>
     </message>
     <message>
         <source>Resize</source>
-        <translation type="unfinished"></translation>
+        <translation>调整大小</translation>
     </message>
     <message>
         <source>Normalize</source>
-        <translation type="unfinished"></translation>
+        <translation>归一化</translation>
     </message>
     <message>
         <source>Translate (fraction)</source>
-        <translation type="unfinished"></translation>
+        <translation>平移（比例）</translation>
     </message>
     <message>
         <source>Rotate up to</source>
-        <translation type="unfinished"></translation>
+        <translation>最大旋转角度</translation>
     </message>
     <message>
         <source>Brightness ±</source>
-        <translation type="unfinished"></translation>
+        <translation>亮度 ±</translation>
     </message>
     <message>
         <source>Contrast ±</source>
-        <translation type="unfinished"></translation>
+        <translation>对比度 ±</translation>
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished">关闭</translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>Fashion-MNIST (installed) is read into memory as is</source>
-        <translation type="unfinished"></translation>
+        <translation>Fashion-MNIST（已安装）按原样读入内存</translation>
     </message>
 </context>
 <context>
@@ -356,91 +358,92 @@ The example stays bound to Fashion-MNIST read into memory.</source>
     <name>lf::ui::CheckpointBrowser</name>
     <message>
         <source>Filter by run, step, metric value…</source>
-        <translation type="unfinished"></translation>
+        <translation>按运行、步数、指标值筛选…</translation>
     </message>
     <message>
         <source>Compare</source>
-        <translation type="unfinished"></translation>
+        <translation>比较</translation>
     </message>
     <message>
         <source>Settings diff</source>
-        <translation type="unfinished"></translation>
+        <translation>设置差异</translation>
     </message>
     <message>
         <source>Cannot read the run store %1: %2
 The checkpoints are not shown; restore the file from a backup or move it away to start a new store.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取运行存储 %1：%2
+检查点未显示；请从备份恢复该文件，或将其移走以新建存储。</translation>
     </message>
     <message>
         <source>No checkpoints yet in %1. Train with checkpoints enabled and they appear here.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中还没有检查点。启用检查点进行训练后，检查点将显示在这里。</translation>
     </message>
     <message>
         <source>Unpin</source>
-        <translation type="unfinished"></translation>
+        <translation>取消固定</translation>
     </message>
     <message>
         <source>Pin</source>
-        <translation type="unfinished"></translation>
+        <translation>固定</translation>
     </message>
     <message>
         <source>Restore</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复</translation>
     </message>
     <message>
         <source>Make the checkpoint&apos;s weights the studio&apos;s current weights</source>
-        <translation type="unfinished"></translation>
+        <translation>将该检查点的权重设为工作室的当前权重</translation>
     </message>
     <message>
         <source>Resume training</source>
-        <translation type="unfinished"></translation>
+        <translation>继续训练</translation>
     </message>
     <message>
         <source>Continue the checkpoint&apos;s run from this step</source>
-        <translation type="unfinished"></translation>
+        <translation>从此步继续该检查点所属的运行</translation>
     </message>
     <message>
         <source>Pinned checkpoints are never removed by the retention policy</source>
-        <translation type="unfinished"></translation>
+        <translation>已固定的检查点永远不会被保留策略删除</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished">删除</translation>
+        <translation>删除</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出…</translation>
     </message>
     <message>
         <source>Select two or more checkpoints to compare their metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>选择两个或更多检查点以比较其指标</translation>
     </message>
     <message>
         <source>run %1 %2</source>
-        <translation type="unfinished">运行 %1 %2</translation>
+        <translation>运行 %1 %2</translation>
     </message>
     <message>
         <source>Could not restore %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法恢复 %1：%2</translation>
     </message>
     <message>
         <source>Restored %1: its weights are now the current weights.</source>
-        <translation type="unfinished"></translation>
+        <translation>已恢复 %1：其权重现在是当前权重。</translation>
     </message>
     <message>
         <source>Delete checkpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>删除检查点</translation>
     </message>
     <message numerus="yes">
         <source>%n selected checkpoint(s) are pinned. Unpin them before deleting.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>所选的 %n 个检查点已固定。请先取消固定再删除。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Delete %n checkpoint(s) from the run store? This cannot be undone.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>从运行存储中删除 %n 个检查点？此操作无法撤销。</numerusform>
         </translation>
     </message>
 </context>
@@ -448,62 +451,62 @@ The checkpoints are not shown; restore the file from a backup or move it away to
     <name>lf::ui::CheckpointTableModel</name>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>步数</translation>
     </message>
     <message>
         <source>Epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Created</source>
-        <translation type="unfinished"></translation>
+        <translation>创建时间</translation>
     </message>
     <message>
         <source>Size</source>
-        <translation type="unfinished"></translation>
+        <translation>大小</translation>
     </message>
     <message>
         <source>Pinned</source>
-        <translation type="unfinished"></translation>
+        <translation>已固定</translation>
     </message>
     <message>
         <source>Best</source>
-        <translation type="unfinished"></translation>
+        <translation>最佳</translation>
     </message>
     <message>
         <source>pinned</source>
-        <translation type="unfinished"></translation>
+        <translation>已固定</translation>
     </message>
     <message>
         <source>best</source>
-        <translation type="unfinished"></translation>
+        <translation>最佳</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::ClassCountChart</name>
     <message>
         <source>Images per class</source>
-        <translation type="unfinished"></translation>
+        <translation>每个类别的图像数</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::CompareChart</name>
     <message>
         <source>Select two or more checkpoints and press Compare</source>
-        <translation type="unfinished"></translation>
+        <translation>选择两个或更多检查点，然后点击“比较”</translation>
     </message>
     <message>
         <source>run %1 %2</source>
-        <translation type="unfinished">运行 %1 %2</translation>
+        <translation>运行 %1 %2</translation>
     </message>
     <message numerus="yes">
         <source>Metrics of %n checkpoint(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个检查点的指标</numerusform>
         </translation>
     </message>
 </context>
@@ -511,81 +514,81 @@ The checkpoints are not shown; restore the file from a backup or move it away to
     <name>lf::ui::ConfusionModel</name>
     <message>
         <source>true %1, predicted %2: %3 (%4% of the class)</source>
-        <translation type="unfinished"></translation>
+        <translation>真实 %1，预测 %2：%3（占该类的 %4%）</translation>
     </message>
     <message>
         <source>true class %1</source>
-        <translation type="unfinished"></translation>
+        <translation>真实类别 %1</translation>
     </message>
     <message>
         <source>predicted as %1</source>
-        <translation type="unfinished"></translation>
+        <translation>预测为 %1</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::DatasetPanel</name>
     <message>
         <source>Choose Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择文件夹…</translation>
     </message>
     <message>
         <source>Use the dataset&apos;s shape</source>
-        <translation type="unfinished"></translation>
+        <translation>使用数据集的形状</translation>
     </message>
     <message>
         <source>Fashion-MNIST (installed)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fashion-MNIST（已安装）</translation>
     </message>
     <message>
         <source>Image folder</source>
-        <translation type="unfinished"></translation>
+        <translation>图像文件夹</translation>
     </message>
     <message>
         <source>ROOT/CLASS/images, or ROOT/train|valid|test/CLASS/images</source>
-        <translation type="unfinished"></translation>
+        <translation>ROOT/CLASS/图像文件，或 ROOT/train|valid|test/CLASS/图像文件</translation>
     </message>
     <message>
         <source>Files that cannot be read as images; training skips them</source>
-        <translation type="unfinished"></translation>
+        <translation>无法作为图像读取的文件；训练时会跳过它们</translation>
     </message>
     <message>
         <source>Dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集</translation>
     </message>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <source>Choose an image folder</source>
-        <translation type="unfinished"></translation>
+        <translation>选择图像文件夹</translation>
     </message>
     <message>
         <source>Debian&apos;s dataset-fashion-mnist</source>
-        <translation type="unfinished"></translation>
+        <translation>Debian 的 dataset-fashion-mnist</translation>
     </message>
     <message>
         <source>Not inspected yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未检查</translation>
     </message>
     <message>
         <source>Inspecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查…</translation>
     </message>
     <message numerus="yes">
         <source>%n classes</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个类别</numerusform>
         </translation>
     </message>
     <message>
         <source>Cannot read the dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取数据集</translation>
     </message>
     <message numerus="yes">
         <source>… %n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>…还有 %n 种</numerusform>
         </translation>
     </message>
     <message>
@@ -593,15 +596,18 @@ The checkpoints are not shown; restore the file from a backup or move it away to
 Sizes: %2
 Channels: %3
 Problems: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>图像：%1
+尺寸：%2
+通道：%3
+问题：%4</translation>
     </message>
     <message>
         <source>Model input: %1 (images are resized to it)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型输入：%1（图像会调整为此尺寸）</translation>
     </message>
     <message>
         <source>Model input: no single Input node</source>
-        <translation type="unfinished"></translation>
+        <translation>模型输入：没有唯一的输入节点</translation>
     </message>
 </context>
 <context>
@@ -638,222 +644,227 @@ Problems: %4</source>
     <name>lf::ui::EvaluationView</name>
     <message>
         <source>Predicting %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在预测 %1…</translation>
     </message>
     <message>
         <source>Cannot predict %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法预测 %1：%2</translation>
     </message>
     <message>
         <source>%1: %2 (%3%), with %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2（%3%），使用 %4</translation>
     </message>
     <message>
         <source>the initial (untrained) weights</source>
-        <translation type="unfinished"></translation>
+        <translation>初始（未训练）权重</translation>
     </message>
     <message>
         <source>Evaluate</source>
-        <translation type="unfinished"></translation>
+        <translation>评估</translation>
     </message>
     <message>
         <source>Evaluate the current weights on the project&apos;s test split.</source>
-        <translation type="unfinished"></translation>
+        <translation>在项目的测试集上评估当前权重。</translation>
     </message>
     <message>
         <source>Click a misclassified sample, or drop an image file on the window.</source>
-        <translation type="unfinished"></translation>
+        <translation>点击一个分类错误的样本，或将图像文件拖放到窗口上。</translation>
     </message>
     <message>
         <source>The current weights changed: evaluate again to update.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前权重已更改：请重新评估以更新结果。</translation>
     </message>
     <message>
         <source>Rows: true class. Columns: predicted class. Colour: share of the row.</source>
-        <translation type="unfinished"></translation>
+        <translation>行：真实类别。列：预测类别。颜色：占该行的比例。</translation>
     </message>
     <message>
         <source>Class</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精确率</translation>
     </message>
     <message>
         <source>Recall</source>
-        <translation type="unfinished"></translation>
+        <translation>召回率</translation>
     </message>
     <message>
         <source>F1</source>
-        <translation type="unfinished"></translation>
+        <translation>F1</translation>
     </message>
     <message>
         <source>Support</source>
-        <translation type="unfinished"></translation>
+        <translation>样本数</translation>
     </message>
     <message>
         <source>Most confident mistakes first</source>
-        <translation type="unfinished"></translation>
+        <translation>置信度最高的错误在前</translation>
     </message>
     <message>
         <source>Least confident mistakes first</source>
-        <translation type="unfinished"></translation>
+        <translation>置信度最低的错误在前</translation>
     </message>
     <message>
         <source>Probability</source>
-        <translation type="unfinished"></translation>
+        <translation>概率</translation>
     </message>
     <message>
         <source>Misclassified samples</source>
-        <translation type="unfinished"></translation>
+        <translation>分类错误的样本</translation>
     </message>
     <message>
         <source>The model cannot be built: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法构建模型：%1</translation>
     </message>
     <message>
         <source>Evaluating %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在评估 %1…</translation>
     </message>
     <message>
         <source>the initial weights</source>
-        <translation type="unfinished"></translation>
+        <translation>初始权重</translation>
     </message>
     <message>
         <source>Evaluation failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>评估失败：%1</translation>
     </message>
     <message>
         <source>Accuracy %1% on %2 %3 samples (%4 misclassified) · macro F1 %5 · weights: %6</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %2 个 %3 样本上的准确率为 %1%（%4 个分类错误） · 宏平均 F1 %5 · 权重：%6</translation>
     </message>
     <message>
         <source>initial (untrained)</source>
-        <translation type="unfinished"></translation>
+        <translation>初始（未训练）</translation>
     </message>
     <message>
         <source>%1 → %2
 %3%</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2
+%3%</translation>
     </message>
     <message>
         <source>Sample %1 of the %2 split: a %3, predicted %4 with %5% confidence.</source>
-        <translation type="unfinished"></translation>
+        <translation>样本 %1（%2 集）：实际为 %3，预测为 %4，置信度 %5%。</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::ExampleDataset</name>
     <message>
         <source>%1: the folder exists and is not an earlier import; move it away</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：该文件夹已存在，且不是之前导入的；请将其移走</translation>
     </message>
     <message>
         <source>%1: cannot move the imported images into place</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法将导入的图像移动到目标位置</translation>
     </message>
 </context>
 <context>
     <name>lf::ui::ExportDialog</name>
     <message>
         <source>Export Model</source>
-        <translation type="unfinished"></translation>
+        <translation>导出模型</translation>
     </message>
     <message>
         <source>Overwrite files?</source>
-        <translation type="unfinished"></translation>
+        <translation>覆盖文件？</translation>
     </message>
     <message>
         <source>These files already exist:
 %1
 
 Overwrite them?</source>
-        <translation type="unfinished"></translation>
+        <translation>以下文件已存在：
+%1
+
+是否覆盖？</translation>
     </message>
     <message>
         <source>ONNX</source>
-        <translation type="unfinished"></translation>
+        <translation>ONNX</translation>
     </message>
     <message>
         <source>safetensors (weights + graph)</source>
-        <translation type="unfinished"></translation>
+        <translation>safetensors（权重 + 计算图）</translation>
     </message>
     <message>
         <source>PyTorch code</source>
-        <translation type="unfinished"></translation>
+        <translation>PyTorch 代码</translation>
     </message>
     <message>
         <source>tf.keras code</source>
-        <translation type="unfinished"></translation>
+        <translation>tf.keras 代码</translation>
     </message>
     <message>
         <source>NHWC (as the studio)</source>
-        <translation type="unfinished"></translation>
+        <translation>NHWC（与工作室一致）</translation>
     </message>
     <message>
         <source>NCHW</source>
-        <translation type="unfinished"></translation>
+        <translation>NCHW</translation>
     </message>
     <message>
         <source>Fold BatchNormalization into the preceding layer</source>
-        <translation type="unfinished"></translation>
+        <translation>将 BatchNormalization 折叠到前一层</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <source>checkpoint %1</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点 %1</translation>
     </message>
     <message>
         <source>none yet: train or restore a checkpoint first</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无：请先训练或恢复一个检查点</translation>
     </message>
     <message>
         <source>Weights:</source>
-        <translation type="unfinished"></translation>
+        <translation>权重：</translation>
     </message>
     <message>
         <source>Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>格式：</translation>
     </message>
     <message>
         <source>ONNX opset:</source>
-        <translation type="unfinished"></translation>
+        <translation>ONNX opset：</translation>
     </message>
     <message>
         <source>ONNX layout:</source>
-        <translation type="unfinished"></translation>
+        <translation>ONNX 布局：</translation>
     </message>
     <message>
         <source>Output folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>输出文件夹：</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Export Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>导出文件夹</translation>
     </message>
     <message>
         <source>Export failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败：%1</translation>
     </message>
     <message>
         <source>kept the existing files</source>
-        <translation type="unfinished"></translation>
+        <translation>已保留现有文件</translation>
     </message>
     <message>
         <source>there are no weights to export: train the model or restore a checkpoint first</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可导出的权重：请先训练模型或恢复一个检查点</translation>
     </message>
     <message>
         <source>Wrote:
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入：
+%1</translation>
     </message>
 </context>
 <context>
@@ -1175,27 +1186,27 @@ Overwrite them?</source>
     </message>
     <message>
         <source>&amp;Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;E)…</translation>
     </message>
     <message>
         <source>Ctrl+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+E</translation>
     </message>
     <message>
         <source>Data</source>
-        <translation type="unfinished"></translation>
+        <translation>数据</translation>
     </message>
     <message>
         <source>Checkpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点</translation>
     </message>
     <message>
         <source>Evaluate</source>
-        <translation type="unfinished"></translation>
+        <translation>评估</translation>
     </message>
     <message>
         <source>run %1</source>
-        <translation type="unfinished">运行 %1</translation>
+        <translation>运行 %1</translation>
     </message>
 </context>
 <context>
@@ -1209,19 +1220,19 @@ Overwrite them?</source>
     <name>lf::ui::MetricPlot</name>
     <message>
         <source>step</source>
-        <translation type="unfinished"></translation>
+        <translation>步数</translation>
     </message>
     <message>
         <source>epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>time (s)</source>
-        <translation type="unfinished"></translation>
+        <translation>时间（秒）</translation>
     </message>
     <message>
         <source> (smoothed %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（平滑值 %1）</translation>
     </message>
 </context>
 <context>
@@ -1355,44 +1366,44 @@ Overwrite them?</source>
     <name>lf::ui::SettingsDiffView</name>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>against</source>
-        <translation type="unfinished"></translation>
+        <translation>对比</translation>
     </message>
     <message>
         <source>Setting</source>
-        <translation type="unfinished"></translation>
+        <translation>设置项</translation>
     </message>
     <message>
         <source>First run</source>
-        <translation type="unfinished"></translation>
+        <translation>第一次运行</translation>
     </message>
     <message>
         <source>Second run</source>
-        <translation type="unfinished"></translation>
+        <translation>第二次运行</translation>
     </message>
     <message>
         <source>#%1 %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2（%3）</translation>
     </message>
     <message>
         <source>Train at least one run to see its settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少完成一次训练运行以查看其设置。</translation>
     </message>
     <message>
         <source>dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集</translation>
     </message>
     <message>
         <source>Pick two different runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择两次不同的运行。</translation>
     </message>
     <message numerus="yes">
         <source>%n setting(s) differ between run %1 and run %2.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>运行 %1 与运行 %2 之间有 %n 项设置不同。</numerusform>
         </translation>
     </message>
 </context>
@@ -1439,95 +1450,95 @@ Estimated training memory at batch %5: %6</source>
     <name>lf::ui::TrainingCharts</name>
     <message>
         <source>Cannot overlay run %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法叠加显示运行 %1</translation>
     </message>
     <message>
         <source>Cannot show the earlier steps of run %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法显示运行 %1 的较早步骤</translation>
     </message>
     <message>
         <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>Cannot write the image %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入图像 %1</translation>
     </message>
     <message>
         <source>X axis:</source>
-        <translation type="unfinished"></translation>
+        <translation>X 轴：</translation>
     </message>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>步数</translation>
     </message>
     <message>
         <source>Epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Wall time</source>
-        <translation type="unfinished"></translation>
+        <translation>实际时间</translation>
     </message>
     <message>
         <source>Smoothing:</source>
-        <translation type="unfinished"></translation>
+        <translation>平滑：</translation>
     </message>
     <message>
         <source>Exponential moving average, debiased as in TensorBoard</source>
-        <translation type="unfinished"></translation>
+        <translation>指数移动平均，按 TensorBoard 的方式去偏</translation>
     </message>
     <message>
         <source>Log x</source>
-        <translation type="unfinished"></translation>
+        <translation>对数 x</translation>
     </message>
     <message>
         <source>Log y</source>
-        <translation type="unfinished"></translation>
+        <translation>对数 y</translation>
     </message>
     <message>
         <source>Compare runs</source>
-        <translation type="unfinished"></translation>
+        <translation>比较运行</translation>
     </message>
     <message>
         <source>Overlay earlier runs from the project&apos;s run store</source>
-        <translation type="unfinished"></translation>
+        <translation>叠加显示项目运行存储中的早期运行</translation>
     </message>
     <message>
         <source>Export PNG...</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 PNG...</translation>
     </message>
     <message>
         <source>Export CSV...</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV...</translation>
     </message>
     <message>
         <source>No run store for this project yet</source>
-        <translation type="unfinished"></translation>
+        <translation>此项目还没有运行存储</translation>
     </message>
     <message>
         <source>No runs recorded yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未记录任何运行</translation>
     </message>
     <message>
         <source>#%1 %2 (%3, %4 steps)</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2（%3，%4 步）</translation>
     </message>
     <message>
         <source>Export charts as PNG</source>
-        <translation type="unfinished"></translation>
+        <translation>将图表导出为 PNG</translation>
     </message>
     <message>
         <source>PNG images (*.png)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
         <source>Export curves as CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>将曲线导出为 CSV</translation>
     </message>
     <message>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -1717,19 +1728,19 @@ Estimated training memory at batch %5: %6</source>
     <name>main</name>
     <message>
         <source>Layerforge deep-learning studio</source>
-        <translation type="unfinished"></translation>
+        <translation>Layerforge 深度学习工作室</translation>
     </message>
     <message>
         <source>Open the built-in example: the tutorial&apos;s CNN on Fashion-MNIST.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开内置示例：教程中基于 Fashion-MNIST 的 CNN。</translation>
     </message>
     <message>
         <source>A project file (*.lfproj) to open.</source>
-        <translation type="unfinished"></translation>
+        <translation>要打开的项目文件 (*.lfproj)。</translation>
     </message>
     <message>
         <source>Cannot open the example</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开示例</translation>
     </message>
 </context>
 </TS>
