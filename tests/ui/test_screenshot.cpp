@@ -1,14 +1,28 @@
 // Renders the studio window on the tutorial CNN template and writes canvas.png to
 // $LF_SCREENSHOT_DIR (default: the working
 // directory), canvas-dark.png with a dark palette, and zh_CN.png with the Simplified Chinese
-// translation. scripts/screenshot.sh runs it under xvfb-run for docs/screenshots/.
+// translation; then the tutorial MLP on Fashion-MNIST: train.png mid-training, data.png,
+// checkpoints.png (two checkpoints compared) and evaluate.png. scripts/screenshot.sh runs it
+// under xvfb-run for docs/screenshots/.
 #include <QApplication>
 #include <QDir>
+#include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest>
 
 #include "canvas/canvas_scene.h"
 #include "canvas/canvas_view.h"
 #include "canvas/edit_operations.h"
+#include "charts/training_charts.h"
+#include "checkpoints/checkpoint_browser.h"
+#include "checkpoints/checkpoint_table_model.h"
+#include "dataset/dataset_panel.h"
+#include "document/project_document.h"
+#include "evaluation/evaluation_view.h"
+#include "layerforge/store/run_store.h"
+#include "session/studio_session.h"
+#include "training/training_controller.h"
+#include "training/training_panel.h"
 #include "i18n/translations.h"
 #include "mainwindow/main_window.h"
 #include "ui_test_util.h"
@@ -29,6 +43,15 @@ QPalette darkPalette() {  // what a dark desktop theme hands to Fusion
     p.setColor(QPalette::Highlight, QColor(0x3d, 0x8b, 0xfd));
     p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0xa0, 0xa6));
     return p;
+}
+
+void save(QWidget& window, const QString& file) {
+    QTest::qWait(150);  // coalesced chart redraws and queued layout
+    QImage shot = window.grab().toImage();
+    QVERIFY(!shot.isNull());
+    QString out = qEnvironmentVariable("LF_SCREENSHOT_DIR", QDir::currentPath()) + "/" + file;
+    QVERIFY2(shot.save(out), qPrintable(out));
+    qInfo("wrote %s", qPrintable(out));
 }
 
 }  // namespace
@@ -66,12 +89,63 @@ private Q_SLOTS:
         const QRectF all = window.scene()->itemsBoundingRect();
         window.view()->centerOn(all.left() + 440, all.center().y());
         QTest::qWait(200);
-        QImage shot = window.grab().toImage();
-        QVERIFY(!shot.isNull());
-        QString out = qEnvironmentVariable("LF_SCREENSHOT_DIR", QDir::currentPath()) + "/" + file;
+        save(window, file);
         QApplication::setPalette(light);
-        QVERIFY2(shot.save(out), qPrintable(out));
-        qInfo("wrote %s", qPrintable(out));
+    }
+
+    // The dashboard: the tutorial MLP trains on (part of) Fashion-MNIST; the Train page is shot
+    // while it runs, then the run's checkpoints, the data and the evaluation.
+    void workspaces() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("recovery.lfproj"));
+        window.resize(1400, 860);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ProjectDocument probe;
+        loadTemplate(probe, "fashion_mlp.lfproj");
+        lf::Project p = probe.project();
+        p.dataset.limit_train = 12000;
+        p.dataset.limit_test = 2000;
+        p.training.epochs = 6;
+        window.document()->reset(p, dir.filePath("fashion_mlp.lfproj"));
+
+        auto* train = window.findChild<TrainingPanel*>();
+        auto* charts = window.findChild<TrainingCharts*>();
+        window.workspaces()->setCurrentWidget(train);
+        TrainingController* c = train->controller();
+        TrainingOptions o = c->options();
+        o.eventIntervalMs = 20;  // the MLP trains an epoch in a fraction of a second here
+        c->setOptions(o);
+        QSignalSpy finished(c, &TrainingController::finished);
+        QVERIFY(c->start());
+        QTRY_VERIFY_WITH_TIMEOUT(charts->pointCount("val_accuracy") >= 3, 60000);
+        save(window, "train.png");
+        c->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+
+        auto* browser = window.findChild<CheckpointBrowser*>();
+        window.workspaces()->setCurrentWidget(browser);
+        QTRY_VERIFY_WITH_TIMEOUT(browser->model()->rowCount() >= 3, 10000);
+        lf::RunStore store(window.session()->storePath().toStdString(), false);
+        QList<qint64> ids;
+        for (const lf::CheckpointInfo& ck : store.checkpoints()) ids << ck.id;
+        browser->selectCheckpoints(ids.mid(0, 3));
+        browser->compare(ids.mid(0, 3));
+        save(window, "checkpoints.png");
+
+        auto* data = window.findChild<DatasetPanel*>();
+        QSignalSpy summary(data, &DatasetPanel::summaryReady);
+        window.workspaces()->setCurrentWidget(data);
+        data->inspectNow();
+        QTRY_VERIFY_WITH_TIMEOUT(!data->isLoading() && !summary.isEmpty(), 30000);
+        save(window, "data.png");
+
+        auto* evaluation = window.findChild<EvaluationView*>();
+        QSignalSpy evaluated(evaluation, &EvaluationView::evaluated);
+        window.workspaces()->setCurrentWidget(evaluation);
+        evaluation->evaluate();
+        QTRY_COMPARE_WITH_TIMEOUT(evaluated.size(), 1, 30000);
+        save(window, "evaluate.png");
     }
 };
 

@@ -57,6 +57,16 @@ std::int64_t writeTwoEpochRun(const std::string& path) {
 class TestTrainingCharts : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void constantCurveGetsAReadableRange() {  // a fixed learning rate is not drawn at "0" on -3..3
+        TrainingCharts charts;
+        charts.beginLiveRun("run 1");
+        for (int i = 1; i <= 20; ++i) charts.addStep(i, i / 20.0, i / 20.0, {{"loss", 1.0 / i}, {"lr", 0.001}});
+        charts.replotNow();
+        const QCPRange y = charts.plot("lr")->customPlot()->yAxis->range();
+        QVERIFY(y.contains(0.001));
+        QVERIFY2(y.lower > 0.0009 && y.upper < 0.0011, qPrintable(QString("%1..%2").arg(y.lower).arg(y.upper)));
+    }
+
     void stepsAndEpochsFillTheirSeries() {
         TrainingCharts charts;
         charts.beginLiveRun("run 1");

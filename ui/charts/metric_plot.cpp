@@ -180,8 +180,27 @@ void MetricPlot::draw(const std::vector<PlotCurve>& curves, const PlotView& view
     if (following_) {
         plot_->rescaleAxes(true);
         plot_->yAxis->scaleRange(1.08);
+        widenFlatValueRange();
     }
     plot_->replot();
+}
+
+// A constant curve (a fixed learning rate) gives a zero-height range, which QCustomPlot leaves
+// at its previous span: around 0.001 that drew a flat line at "0" on -3..3. Show +-5% of it.
+void MetricPlot::widenFlatValueRange() {
+    bool any = false;
+    QCPRange all;
+    for (QCPGraph* g : std::as_const(graphs_)) {
+        bool found = false;
+        const QCPRange r = g->visible() ? g->getValueRange(found) : QCPRange();
+        if (!found) continue;
+        all = any ? QCPRange(std::min(all.lower, r.lower), std::max(all.upper, r.upper)) : r;
+        any = true;
+    }
+    const double centre = all.center();
+    if (!any || all.size() > std::abs(centre) * 1e-6) return;
+    const double half = centre != 0 ? std::abs(centre) * 0.05 : 1.0;
+    plot_->yAxis->setRange(centre - half, centre + half);
 }
 
 void MetricPlot::styleLegendItem(QCPGraph* graph, bool visible) {

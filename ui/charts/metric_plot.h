@@ -82,6 +82,7 @@ private:
     QCPGraph* rawGraphFor(const PlotCurve& curve);
     void fill(QCPGraph* graph, const PlotCurve& curve, const PlotView& view, bool raw);
     void applyScales(const PlotView& view);
+    void widenFlatValueRange();
     void styleLegendItem(QCPGraph* graph, bool visible);
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
     void onUserZoom();
