@@ -12,11 +12,23 @@
 
 namespace lf::detail {
 
+namespace {
+
+// Frees libpng's state on every exit: a header refused by check_dimensions (or a failed
+// allocation) after begin_read must not leak it. png_image_free is a no-op once finish_read freed it.
+struct PngImageFree {
+    png_image* png;
+    ~PngImageFree() { png_image_free(png); }
+};
+
+}  // namespace
+
 Image decode_png(const std::uint8_t* data, std::size_t size) {
     png_image png{};
     png.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_memory(&png, data, size))
         throw input_error(std::string("not a readable PNG (") + png.message + ")");
+    PngImageFree free_on_exit{&png};
     check_dimensions(png.width, png.height, "PNG");
     const bool color = png.format & PNG_FORMAT_FLAG_COLOR;
     const bool alpha = png.format & PNG_FORMAT_FLAG_ALPHA;
@@ -32,7 +44,6 @@ Image decode_png(const std::uint8_t* data, std::size_t size) {
     }
     if (!png_image_finish_read(&png, nullptr, wide ? static_cast<void*>(samples.data()) : img.pixels.data(), 0, nullptr)) {
         std::string why = png.message;
-        png_image_free(&png);
         throw input_error("corrupt or truncated PNG (" + why + ")");
     }
     if (wide) {  // linear 16-bit output has premultiplied alpha: undo it, then keep the high byte

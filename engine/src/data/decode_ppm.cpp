@@ -43,9 +43,15 @@ Image decode_pnm(const std::uint8_t* d, std::size_t size) {
     const long long w = r.number("width"), h = r.number("height"), maxval = r.number("maxval");
     check_dimensions(w, h, "PNM");
     if (maxval < 1 || maxval > 65535) throw input_error("PNM maxval must be 1..65535");
+    // The bytes must be able to hold the declared samples before anything is allocated: a tiny
+    // file must not claim a 2^28-pixel image (an ASCII sample is a digit and a separator).
+    const std::size_t count = std::size_t(w) * std::size_t(h) * (color ? 3 : 1);
+    const std::size_t bytes = maxval > 255 ? 2 : 1, data_at = r.pos_ + 1;
+    if (data_at > size || (size - data_at) / (ascii ? 2 : bytes) < count - (ascii ? 1 : 0))
+        throw input_error("truncated PNM pixel data (the header declares " + std::to_string(w) + " x " +
+                          std::to_string(h) + ")");
     Image img;
     img.allocate(int(w), int(h), color ? 3 : 1);
-    const std::size_t count = img.pixels.size();
     auto scale = [&](long long v) {
         if (v > maxval) throw input_error("PNM sample exceeds maxval");
         return std::uint8_t((v * 255 + maxval / 2) / maxval);
@@ -54,9 +60,7 @@ Image decode_pnm(const std::uint8_t* d, std::size_t size) {
         for (std::size_t i = 0; i < count; ++i) img.pixels[i] = scale(r.number("pixel data"));
         return img;
     }
-    std::size_t at = r.pos_ + 1;  // exactly one whitespace byte after maxval
-    const std::size_t bytes = maxval > 255 ? 2 : 1;
-    if (at > size || (size - at) / bytes < count) throw input_error("truncated PNM pixel data");
+    std::size_t at = data_at;  // exactly one whitespace byte after maxval
     for (std::size_t i = 0; i < count; ++i, at += bytes)
         img.pixels[i] = scale(bytes == 2 ? (d[at] << 8) | d[at + 1] : d[at]);
     return img;

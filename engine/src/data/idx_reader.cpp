@@ -80,6 +80,17 @@ public:
         }
     }
 
+    // An uncompressed file's size is known: refuse a header that declares more data than the file
+    // holds before reading any of it (gzip files fail as truncated while reading, in bounded steps).
+    void check_declared(std::uint64_t header_bytes, std::uint64_t data_bytes, const char* what) {
+        std::error_code ec;
+        const std::uint64_t size = std::filesystem::file_size(path_, ec);
+        if (ec || !gzdirect(file_.get()) || header_bytes + data_bytes <= size) return;
+        throw fail("the header declares " + std::to_string(data_bytes) + " bytes of " + what + " but the file holds " +
+                   std::to_string(size > header_bytes ? size - header_bytes : 0) +
+                   "; it is truncated or damaged: re-download or reinstall the file");
+    }
+
     Error fail(const std::string& problem) const { return input_error(path_ + ": " + problem); }
 
 private:
@@ -120,9 +131,12 @@ TensorDataset read_idx_pair(const std::string& images_path, const std::string& l
     if (limit > 0 && limit < count) count = limit;
     const std::size_t pixels = static_cast<std::size_t>(h) * w;
 
+    const auto n_used = static_cast<std::size_t>(count);
+    images.check_declared(4 + 4 * idims.size(), std::uint64_t(n_used) * pixels, "image data");
+    labels.check_declared(4 + 4 * ldims.size(), n_used, "label data");
+
     TensorDataset ds;
     ds.sample_shape = Shape({Dim(h), Dim(w), 1});
-    const auto n_used = static_cast<std::size_t>(count);
     images.read_all(n_used * pixels, "image data", ds.images,
                     [](unsigned char b) { return static_cast<float>(b) / 255.0f; });
     labels.read_all(n_used, "label data", ds.labels, [](unsigned char b) { return std::int32_t{b}; });

@@ -7,6 +7,7 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "layerforge/core/limits.h"
 
 namespace lf {
 
@@ -116,7 +117,8 @@ struct Importer {
     static void sources(const Json& j, std::vector<std::string>& out) {
         if (j.is_object()) {
             if (j.contains("config") && j["config"].contains("keras_history")) {
-                out.push_back(j["config"]["keras_history"][0].get<std::string>());
+                // at(): const operator[] does not check bounds, and an empty history is hostile input.
+                out.push_back(j["config"]["keras_history"].at(0).get<std::string>());
                 return;
             }
             if (j.contains("args")) sources(j["args"], out);
@@ -147,6 +149,7 @@ struct Importer {
 }  // namespace
 
 Graph import_keras_model(const std::string& json_text, const std::string& origin) {
+    check_json_depth(json_text, origin);
     Json j;
     try {
         j = Json::parse(json_text);
@@ -159,6 +162,9 @@ Graph import_keras_model(const std::string& json_text, const std::string& origin
         if (!j.contains("config") || !j["config"].contains("layers"))
             im.fail("not a Keras model config (expected model.to_json() output with config.layers)");
         const Json& layers = j["config"]["layers"];
+        if (layers.size() > kMaxGraphNodes)
+            im.fail("config.layers holds " + std::to_string(layers.size()) + " layers, more than the limit of " +
+                    std::to_string(kMaxGraphNodes) + "; the file is damaged or not a model");
         if (cls == "Sequential") im.importSequential(layers);
         else if (cls == "Functional" || cls == "Model") im.importFunctional(layers);
         else im.fail("unsupported model class '" + cls + "' (Sequential or Functional)");

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "layerforge/core/limits.h"
 #include "layerforge/project/project.h"
 #include "project/json_view.h"
 
@@ -82,10 +83,18 @@ NodeGroup read_group(const JsonView& v, const std::map<std::string, std::size_t>
     return g;
 }
 
+// Graph analysis grows faster than linearly with size: a hostile file must not stall the studio.
+void check_count(const JsonView& list, std::size_t max, const char* what) {
+    if (list.array_size() > max)
+        throw list.error(std::to_string(list.array_size()) + " " + what + " exceed the limit of " +
+                         std::to_string(max) + "; split the model or check that the file is not damaged");
+}
+
 Graph read_graph(const JsonView& v) {
     v.expect_object({"nodes", "edges", "groups"});
     Graph g;
     const JsonView nodes = v.required("nodes", "add \"nodes\": [...] with the model's layers");
+    check_count(nodes, kMaxGraphNodes, "nodes");
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < nodes.array_size(); ++i) {
         g.nodes.push_back(read_node(nodes.element(i)));
@@ -96,6 +105,7 @@ Graph read_graph(const JsonView& v) {
                                                       "]); give every node a unique id");
     }
     if (auto edges = v.child("edges")) {
+        check_count(*edges, kMaxGraphEdges, "edges");
         for (std::size_t i = 0; i < edges->array_size(); ++i) {
             const JsonView e = edges->element(i);
             e.expect_object({"from", "to"});
@@ -236,6 +246,7 @@ std::string line_column(const std::string& text, std::size_t byte) {
 }  // namespace
 
 Project parse_project(const std::string& json_text, const std::string& origin) {
+    check_json_depth(json_text, origin);
     Json doc;
     try {
         doc = Json::parse(json_text);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "layerforge/core/error.h"
+#include "layerforge/core/limits.h"
 #include "layerforge/store/run_store.h"
 #include "layerforge/store/weights_file.h"
 
@@ -78,9 +79,12 @@ TrainState state_from(const Json& j) {
 Json header_of(const SafetensorsView& v, const std::string& origin) {
     auto it = v.metadata.find(kMetaKey);
     if (it == v.metadata.end()) throw input_error(origin + ": not a Layerforge checkpoint (no training header)");
+    check_json_depth(it->second, origin + " (checkpoint header)");
     Json h = Json::parse(it->second, nullptr, false);
     if (!h.is_object()) throw input_error(origin + ": the checkpoint header is damaged");
-    if (h.value("format", 0) > kCheckpointFormat)
+    const Json format = h.value("format", Json(0));
+    if (!format.is_number()) throw input_error(origin + ": the checkpoint header's format is not a number; it is damaged");
+    if (format > kCheckpointFormat)
         throw input_error(origin + ": the checkpoint was written by a newer Layerforge; update Layerforge");
     return h;
 }

@@ -5,6 +5,7 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "layerforge/core/limits.h"
 
 namespace lf {
 
@@ -14,6 +15,32 @@ std::string dims_text(const std::vector<std::int64_t>& d) {  // a weight's full 
     std::string s = "(";
     for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
     return s + ")";
+}
+
+// Bytes per element of the safetensors dtypes; 0 for a dtype this reader does not know.
+std::size_t dtype_bytes(const std::string& dtype) {
+    static const std::map<std::string, std::size_t> sizes{{"F64", 8}, {"I64", 8}, {"U64", 8}, {"F32", 4}, {"I32", 4},
+                                                          {"U32", 4}, {"F16", 2}, {"BF16", 2}, {"I16", 2}, {"U16", 2},
+                                                          {"I8", 1},  {"U8", 1},  {"BOOL", 1}};
+    auto it = sizes.find(dtype);
+    return it == sizes.end() ? 0 : it->second;
+}
+
+// The shape a header declares must be sane and, for a known dtype, match the bytes it points to.
+void check_declared_size(const std::string& name, const SafetensorsView::Tensor& t, const std::string& origin) {
+    std::int64_t elements = 1;
+    for (std::int64_t d : t.shape) {
+        if (d < 0 || (d > 0 && elements > kMaxTensorElements / d))
+            throw input_error(origin + ": tensor '" + name + "' declares the shape " + dims_text(t.shape) +
+                              ", negative or larger than " + std::to_string(kMaxTensorElements) +
+                              " elements; the file is damaged");
+        elements *= d;
+    }
+    const std::size_t unit = dtype_bytes(t.dtype);
+    if (unit && std::size_t(elements) * unit != t.bytes)
+        throw input_error(origin + ": tensor '" + name + "' declares the shape " + dims_text(t.shape) + " (" +
+                          std::to_string(std::size_t(elements) * unit) + " bytes of " + t.dtype + ") but holds " +
+                          std::to_string(t.bytes) + " bytes; the file is damaged");
 }
 
 }  // namespace
@@ -45,6 +72,7 @@ SafetensorsView parse_safetensors(const std::string& bytes, const std::string& o
     std::uint64_t n = 0;
     for (int i = 7; i >= 0; --i) n = (n << 8) | std::uint8_t(bytes[std::size_t(i)]);
     if (n > bytes.size() - 8) throw fail("the header length " + std::to_string(n) + " exceeds the file; it is truncated");
+    check_json_depth(std::string_view(bytes).substr(8, n), origin + " (safetensors header)");
     nlohmann::json header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + std::int64_t(n), nullptr, false);
     if (!header.is_object()) throw fail("the header is not a JSON object; the file is damaged");
     const std::size_t data_start = 8 + n, data_size = bytes.size() - data_start;
@@ -64,6 +92,7 @@ SafetensorsView parse_safetensors(const std::string& bytes, const std::string& o
                 throw fail("tensor '" + it.key() + "' has bad data offsets; the file is damaged");
             t.data = bytes.data() + data_start + off[0];
             t.bytes = off[1] - off[0];
+            check_declared_size(it.key(), t, origin);
             v.tensors[it.key()] = std::move(t);
         } catch (const nlohmann::json::exception&) {
             throw fail("tensor '" + it.key() + "' has a malformed entry; the file is damaged");
