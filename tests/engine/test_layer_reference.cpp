@@ -91,6 +91,26 @@ private slots:
         run("act_" + name.toStdString(), b.graph);
     }
 
+    void relu_parameters_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("max_value");
+        QTest::addColumn<double>("negative_slope");
+        QTest::addColumn<double>("threshold");
+        QTest::newRow("relu6") << "relu6" << 6.0 << 0.0 << 0.0;
+        QTest::newRow("relu_capped_leaky") << "relu_capped_leaky" << 1.5 << 0.1 << 0.0;
+        QTest::newRow("relu_threshold") << "relu_threshold" << 1.2 << 0.3 << 0.5;
+    }
+    void relu_parameters() {
+        QFETCH(QString, name);
+        QFETCH(double, max_value);
+        QFETCH(double, negative_slope);
+        QFETCH(double, threshold);
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", IntList{2, 5}}});
+        b.add("ReLU", {{"max_value", max_value}, {"negative_slope", negative_slope}, {"threshold", threshold}}, {in});
+        run(name.toStdString(), b.graph);
+    }
+
     // Convolution, pooling and normalisation: one layer after Input unless said otherwise.
     void single_layer(const std::string& name, IntList shape, const std::string& type, lf::Params params) {
         GraphBuilder b;
