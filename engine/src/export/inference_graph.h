@@ -27,7 +27,8 @@ enum class OpKind {
     Add,
     Concat,         // axis (with the batch axis 0)
     Pad,            // pads (zeros)
-    Activation,     // activation: Relu, LeakyRelu (alpha), Sigmoid, Tanh, Softmax (axis), Elu, Exp, Swish
+    Activation,     // activation: Relu, LeakyRelu (alpha), Sigmoid, Tanh, Softmax (axis), Elu, Exp, Swish,
+                    // KerasRelu (alpha below threshold, capped at max_value when > 0)
 };
 
 struct Tensor {
@@ -47,7 +48,7 @@ struct Op {
     std::array<std::int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
     std::int64_t group = 1, axis = 1;
     std::string activation;
-    double alpha = 0, epsilon = 1e-3;
+    double alpha = 0, epsilon = 1e-3, threshold = 0, max_value = 0;
     const Tensor* weight(const std::string& role) const;
 };
 

@@ -28,7 +28,7 @@ constexpr LayerMapping kTable[] = {
     {"Add", "Add", "Add"},
     {"Concatenate", "Concatenate", "Concat"},
     {"Activation", "Activation", "(by activation)"},
-    {"ReLU", "ReLU", "Relu / LeakyRelu"},
+    {"ReLU", "ReLU", "Relu / LeakyRelu (capped or thresholded: + Sub, Sign, Mul, Add)"},
     {"LeakyReLU", "LeakyReLU", "LeakyRelu"},
     {"Sigmoid", "Activation", "Sigmoid"},
     {"Tanh", "Activation", "Tanh"},

@@ -312,15 +312,15 @@ private:
         else if (n.type == "Sigmoid") act = "sigmoid";
         else if (n.type == "Tanh") act = "tanh";
         else if (n.type == "Softmax") act = "softmax";
-        double alpha = n.type == "LeakyReLU" ? param_float(p, "alpha")
-                       : n.type == "ReLU"    ? param_float(p, "negative_slope")
-                                             : 0.0;
         if (n.type == "ReLU" || n.type == "LeakyReLU") {
+            const bool keras = n.type == "ReLU";
             Val out = in;
             out.name = n.name;
             Op& op = emit(OpKind::Activation, n, {in.name}, out.name);
-            op.activation = alpha == 0 ? "Relu" : "LeakyRelu";
-            op.alpha = alpha;
+            op.alpha = param_float(p, keras ? "negative_slope" : "alpha");
+            op.threshold = keras ? param_float(p, "threshold") : 0.0;
+            op.max_value = keras ? param_float(p, "max_value") : 0.0;
+            op.activation = op.threshold != 0 || op.max_value > 0 ? "KerasRelu" : op.alpha == 0 ? "Relu" : "LeakyRelu";
             vals_[n.id] = out;
             return;
         }

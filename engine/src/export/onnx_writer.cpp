@@ -154,8 +154,41 @@ private:
         add_ints_attr(n, "pads", op.pads);  // ONNX order: H begin, W begin, H end, W end
     }
 
+    std::string scalar(const std::string& name, double v) {
+        return initializer(name, Tensor{"", {}, {float(v)}});
+    }
+
+    // Keras' ReLU from ops every runtime has (OpenCV 4.6 reads no Clip with min/max inputs, no Min,
+    // and no Greater on a dynamic batch): LeakyRelu(x - threshold, alpha) + threshold * (x > threshold)
+    // - Relu(x - max_value), the step as Relu(Sign(x - threshold)).
+    void keras_relu(const Op& op) {
+        const std::string& L = op.layer;
+        const std::string& x = op.inputs[0];
+        std::string acc = x;
+        if (op.threshold != 0) {
+            const std::string th = scalar(L + "/threshold", op.threshold);
+            node("Sub", L, {x, th}, L + "/shifted");
+            auto& lr = node("LeakyRelu", L, {L + "/shifted"}, L + "/below");
+            add_float_attr(lr, "alpha", op.alpha);
+            node("Sign", L, {L + "/shifted"}, L + "/sign");
+            node("Relu", L, {L + "/sign"}, L + "/above");  // 1 above the threshold, else 0
+            node("Mul", L, {L + "/above", th}, L + "/step");
+            acc = op.max_value > 0 ? L + "/uncapped" : op.output;
+            node("Add", L, {L + "/below", L + "/step"}, acc);
+        } else {
+            acc = op.max_value > 0 ? L + "/uncapped" : op.output;
+            auto& r = node(op.alpha == 0 ? "Relu" : "LeakyRelu", L, {x}, acc);
+            if (op.alpha != 0) add_float_attr(r, "alpha", op.alpha);
+        }
+        if (op.max_value <= 0) return;
+        node("Sub", L, {x, scalar(L + "/max_value", op.max_value)}, L + "/over");
+        node("Relu", L, {L + "/over"}, L + "/excess");
+        node("Sub", L, {acc, L + "/excess"}, op.output);
+    }
+
     void activation(const Op& op) {
         const std::string& a = op.activation;
+        if (a == "KerasRelu") return keras_relu(op);
         if (a == "Swish") {  // x * sigmoid(x): Swish is not a standard ONNX op
             node("Sigmoid", op.layer, op.inputs, op.output + "/sigmoid");
             node("Mul", op.layer, {op.inputs[0], op.output + "/sigmoid"}, op.output);

@@ -184,10 +184,20 @@ private:
         if (op.weight("B")) state(m + ".bias", *op.weight("B"));
     }
 
+    // Keras' ReLU: max_value if x >= max_value, x if x >= threshold, else alpha * (x - threshold).
+    static std::string keras_relu(const Op& op, const std::string& in) {
+        const std::string capped =
+            op.max_value > 0 ? "torch.clamp(" + in + ", max=" + python_float(op.max_value) + ")" : in;
+        if (op.threshold == 0 && op.alpha == 0) return "torch.clamp(" + in + ", 0.0, " + python_float(op.max_value) + ")";
+        return "torch.where(" + in + " >= " + python_float(op.threshold) + ", " + capped + ", " + python_float(op.alpha) +
+               " * (" + in + " - " + python_float(op.threshold) + "))";
+    }
+
     static std::string activation(const Op& op, const std::string& in) {
         const std::string& a = op.activation;
         if (a == "Relu") return "torch.relu(" + in + ")";
         if (a == "LeakyRelu") return "F.leaky_relu(" + in + ", " + python_float(op.alpha) + ")";
+        if (a == "KerasRelu") return keras_relu(op, in);
         if (a == "Sigmoid") return "torch.sigmoid(" + in + ")";
         if (a == "Tanh") return "torch.tanh(" + in + ")";
         if (a == "Softmax") return "torch.softmax(" + in + ", dim=" + std::to_string(op.axis) + ")";
