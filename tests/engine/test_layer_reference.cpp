@@ -147,6 +147,14 @@ private slots:
         single_layer("transpose_valid", {3, 3, 2}, "Conv2DTranspose",
                      {{"filters", std::int64_t(2)}, {"kernel_size", IntList{2, 3}}, {"strides", IntList{2, 1}}});
     }
+    void transpose_output_padding() {
+        single_layer("transpose_same_output_padding", {3, 4, 2}, "Conv2DTranspose",
+                     {{"filters", std::int64_t(2)}, {"kernel_size", std::int64_t(3)}, {"strides", std::int64_t(2)},
+                      {"padding", std::string("same")}, {"output_padding", IntList{1, 0}}});
+        single_layer("transpose_valid_output_padding", {2, 3, 2}, "Conv2DTranspose",
+                     {{"filters", std::int64_t(3)}, {"kernel_size", IntList{3, 2}}, {"strides", IntList{3, 2}},
+                      {"output_padding", IntList{2, 1}}});
+    }
     void max_pool_same() {
         single_layer("max_pool_same", {5, 7, 2}, "MaxPool2D",
                      {{"pool_size", std::int64_t(3)}, {"strides", std::int64_t(2)}, {"padding", std::string("same")}});
