@@ -96,6 +96,7 @@ public:
             add_int_attr(n, "group", op.group);
             break;
         }
+        case OpKind::ConvTranspose: conv_transpose(op); break;
         case OpKind::MaxPool: window_attrs(node("MaxPool", L, op.inputs, op.output), op); break;
         case OpKind::AvgPool: {
             auto& n = node("AveragePool", L, op.inputs, op.output);
@@ -147,6 +148,28 @@ public:
 private:
     onnx::GraphProto& g_;
     int count_ = 0;
+
+    // OpenCV reads only symmetric ConvTranspose pads: the rest of the cropping is a Slice.
+    void conv_transpose(const Op& op) {
+        const std::string& L = op.layer;
+        const TransposeGeometry t = transpose_geometry(op);
+        std::vector<std::string> in{op.inputs[0], initializer(L + "/kernel", *op.weight("W"))};
+        if (op.weight("B")) in.push_back(initializer(L + "/bias", *op.weight("B")));
+        const std::string full = t.crop ? op.output + "/uncropped" : op.output;
+        auto& n = node("ConvTranspose", L, in, full);
+        add_ints_attr(n, "kernel_shape", op.kernel);
+        add_ints_attr(n, "strides", op.strides);
+        add_ints_attr(n, "dilations", op.dilations);
+        add_ints_attr(n, "pads", std::array<std::int64_t, 4>{t.symmetric[0], t.symmetric[1], t.symmetric[0], t.symmetric[1]});
+        add_ints_attr(n, "output_padding", t.output_padding);
+        if (!t.crop) return;
+        const std::vector<std::int64_t> begin{t.crop_begin[0], t.crop_begin[1]};
+        node("Slice", L,
+             {full, int64_initializer(L + "/crop_begin", begin),
+              int64_initializer(L + "/crop_end", {begin[0] + op.shape[0], begin[1] + op.shape[1]}),
+              int64_initializer(L + "/crop_axes", {2, 3})},
+             op.output);
+    }
 
     void window_attrs(onnx::NodeProto& n, const Op& op) {
         add_ints_attr(n, "kernel_shape", op.kernel);

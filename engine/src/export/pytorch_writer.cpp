@@ -101,6 +101,24 @@ public:
             expr = "self." + m + "(" + (symmetric || !padded(op) ? in : "F.pad(" + in + ", " + pads_lrtb(op) + ")") + ")";
             break;
         }
+        case OpKind::ConvTranspose: {
+            const Tensor& w = *op.weight("W");
+            const TransposeGeometry t = transpose_geometry(op);
+            const std::string m = module(
+                op, "nn.ConvTranspose2d(" + std::to_string(w.shape[0]) + ", " + std::to_string(w.shape[1]) + ", " +
+                        python_tuple(pair(op.kernel)) + ", stride=" + python_tuple(pair(op.strides)) +
+                        ", padding=" + python_tuple(pair(t.symmetric)) + ", output_padding=" +
+                        python_tuple(pair(t.output_padding)) + ", dilation=" + python_tuple(pair(op.dilations)) +
+                        ", bias=" + (op.weight("B") ? "True" : "False") + ")");
+            state(m + ".weight", w), bias(op, m);
+            expr = "self." + m + "(" + in + ")";
+            if (t.crop) {
+                const auto& b = t.crop_begin;
+                expr += "[:, :, " + std::to_string(b[0]) + ":" + std::to_string(b[0] + op.shape[0]) + ", " +
+                        std::to_string(b[1]) + ":" + std::to_string(b[1] + op.shape[1]) + "]";
+            }
+            break;
+        }
         case OpKind::MaxPool:
             expr = "F.max_pool2d(" + (padded(op) ? "F.pad(" + in + ", " + pads_lrtb(op) + ", value=float(\"-inf\"))" : in) +
                    ", " + python_tuple(pair(op.kernel)) + ", " + python_tuple(pair(op.strides)) + ")";
