@@ -78,6 +78,17 @@ const std::vector<Case>& transpose_cases() {
          {{"filters", std::int64_t(3)}, {"kernel_size", IntList{2, 3}}, {"strides", IntList{2, 1}}}, 2},
         {"dilation 2 valid batch 1", {3, 3, 2},
          {{"filters", std::int64_t(2)}, {"kernel_size", std::int64_t(2)}, {"dilation_rate", std::int64_t(2)}}, 1},
+        // output_padding: bottom/right rows past the full result (oneDNN's negative right padding)
+        {"3x3 stride 2 same output_padding 1", {3, 4, 2},
+         {{"filters", std::int64_t(2)}, {"kernel_size", std::int64_t(3)}, {"strides", std::int64_t(2)}, {"padding", kSame},
+          {"output_padding", IntList{1, 0}}},
+         2},
+        {"3x2 stride (3,2) valid output_padding (2,1)", {2, 3, 2},
+         {{"filters", std::int64_t(3)}, {"kernel_size", IntList{3, 2}}, {"strides", IntList{3, 2}},
+          {"output_padding", IntList{2, 1}}},
+         2},
+        {"kernel 2 stride 3 valid (Keras pads to in * stride)", {2, 2, 1},
+         {{"filters", std::int64_t(2)}, {"kernel_size", std::int64_t(2)}, {"strides", std::int64_t(3)}}, 1},
     };
     return c;
 }

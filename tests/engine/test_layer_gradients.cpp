@@ -60,6 +60,25 @@ private slots:
         b.add(type.toStdString(), {}, {in});
         check(b.graph);
     }
+    // Keras ReLU parameters: ReLU6 (oneDNN clip_v2), and cap + threshold + slope together (a loop).
+    void relu_parameters_data() {
+        QTest::addColumn<double>("max_value");
+        QTest::addColumn<double>("negative_slope");
+        QTest::addColumn<double>("threshold");
+        QTest::newRow("relu6-like cap") << 0.5 << 0.0 << 0.0;
+        QTest::newRow("leaky with cap") << 0.65 << 0.2 << 0.0;
+        QTest::newRow("threshold only") << 0.0 << 0.0 << 0.3;
+        QTest::newRow("cap, slope, threshold") << 0.7 << 0.25 << 0.2;
+    }
+    void relu_parameters() {
+        QFETCH(double, max_value);
+        QFETCH(double, negative_slope);
+        QFETCH(double, threshold);
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", IntList{3, 5}}});
+        b.add("ReLU", {{"max_value", max_value}, {"negative_slope", negative_slope}, {"threshold", threshold}}, {in});
+        check(b.graph);
+    }
     void gelu_approximate() {
         GraphBuilder b;
         auto in = b.add("Input", {{"shape", IntList{7}}});

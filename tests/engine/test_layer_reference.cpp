@@ -91,6 +91,26 @@ private slots:
         run("act_" + name.toStdString(), b.graph);
     }
 
+    void relu_parameters_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("max_value");
+        QTest::addColumn<double>("negative_slope");
+        QTest::addColumn<double>("threshold");
+        QTest::newRow("relu6") << "relu6" << 6.0 << 0.0 << 0.0;
+        QTest::newRow("relu_capped_leaky") << "relu_capped_leaky" << 1.5 << 0.1 << 0.0;
+        QTest::newRow("relu_threshold") << "relu_threshold" << 1.2 << 0.3 << 0.5;
+    }
+    void relu_parameters() {
+        QFETCH(QString, name);
+        QFETCH(double, max_value);
+        QFETCH(double, negative_slope);
+        QFETCH(double, threshold);
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", IntList{2, 5}}});
+        b.add("ReLU", {{"max_value", max_value}, {"negative_slope", negative_slope}, {"threshold", threshold}}, {in});
+        run(name.toStdString(), b.graph);
+    }
+
     // Convolution, pooling and normalisation: one layer after Input unless said otherwise.
     void single_layer(const std::string& name, IntList shape, const std::string& type, lf::Params params) {
         GraphBuilder b;
@@ -126,6 +146,14 @@ private slots:
     void transpose_valid() {
         single_layer("transpose_valid", {3, 3, 2}, "Conv2DTranspose",
                      {{"filters", std::int64_t(2)}, {"kernel_size", IntList{2, 3}}, {"strides", IntList{2, 1}}});
+    }
+    void transpose_output_padding() {
+        single_layer("transpose_same_output_padding", {3, 4, 2}, "Conv2DTranspose",
+                     {{"filters", std::int64_t(2)}, {"kernel_size", std::int64_t(3)}, {"strides", std::int64_t(2)},
+                      {"padding", std::string("same")}, {"output_padding", IntList{1, 0}}});
+        single_layer("transpose_valid_output_padding", {2, 3, 2}, "Conv2DTranspose",
+                     {{"filters", std::int64_t(3)}, {"kernel_size", IntList{3, 2}}, {"strides", IntList{3, 2}},
+                      {"output_padding", IntList{2, 1}}});
     }
     void max_pool_same() {
         single_layer("max_pool_same", {5, 7, 2}, "MaxPool2D",

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "layerforge/core/error.h"
+#include "layerforge/graph/model.h"
+#include "layerforge/project/keras_import.h"
 #include "layerforge/project/project.h"
 
 namespace {
@@ -114,6 +116,17 @@ void expect_error(const std::string& text, std::initializer_list<const char*> ne
 class TestProject : public QObject {
     Q_OBJECT
 private slots:
+    void keras_relu6_keeps_its_cap_and_threshold() {
+        const lf::Graph g = lf::import_keras_model(R"({"class_name": "Sequential", "config": {"layers": [
+            {"class_name": "InputLayer", "config": {"batch_input_shape": [null, 4], "name": "in"}},
+            {"class_name": "ReLU", "config": {"name": "relu6", "max_value": 6, "negative_slope": 0.0, "threshold": 0.5}},
+            {"class_name": "ReLU", "config": {"name": "plain", "max_value": null, "negative_slope": 0.0, "threshold": 0.0}}]}})");
+        const lf::Model m(g);
+        const lf::Params& capped = m.info(g.nodes[1].id).params;
+        QCOMPARE(std::get<double>(capped.at("max_value")), 6.0);
+        QCOMPARE(std::get<double>(capped.at("threshold")), 0.5);
+        QCOMPARE(std::get<double>(m.info(g.nodes[2].id).params.at("max_value")), 0.0);  // None: no cap
+    }
     void mlp_template_is_the_tutorial_model() {
         lf::Project p = lf::load_project(template_path("fashion_mlp.lfproj"));
         QVERIFY(p == expected_mlp());

@@ -118,6 +118,39 @@ inline lf::Graph misc() {
     return b.graph;
 }
 
+// Keras ReLU parameters: ReLU6-style cap (Relu - Relu(x - cap)), and threshold + slope + cap.
+inline lf::Graph capped_relus() {
+    GraphBuilder b;
+    auto in = b.add("Input", {{"shape", lf::IntList{6, 6, 2}}});
+    auto c1 = b.add("Conv2D", {{"filters", std::int64_t(4)}, {"kernel_size", lf::IntList{3, 3}},
+                               {"padding", std::string("same")}}, {in});
+    auto r1 = b.add("ReLU", {{"max_value", 0.4}}, {c1});
+    auto c2 = b.add("Conv2D", {{"filters", std::int64_t(4)}, {"kernel_size", lf::IntList{3, 3}}}, {r1});
+    auto r2 = b.add("ReLU", {{"max_value", 0.3}, {"negative_slope", 0.2}, {"threshold", 0.05}}, {c2});
+    auto f = b.add("Flatten", {}, {r2});
+    auto d = b.add("Dense", {{"units", std::int64_t(5)}}, {f});
+    b.add("Softmax", {}, {d});
+    return b.graph;
+}
+
+// Conv2DTranspose upsampling: even 'same' cropping, uneven cropping with output_padding (a
+// Slice in ONNX), and 'valid' with output_padding (rows past the full result).
+inline lf::Graph upsampling() {
+    GraphBuilder b;
+    auto in = b.add("Input", {{"shape", lf::IntList{3, 4, 2}}});
+    auto t1 = b.add("Conv2DTranspose", {{"filters", std::int64_t(3)}, {"kernel_size", lf::IntList{3, 3}},
+                                        {"strides", lf::IntList{2, 2}}, {"padding", std::string("same")},
+                                        {"output_padding", lf::IntList{1, 0}}, {"activation", std::string("relu")}},
+                    {in});
+    auto t2 = b.add("Conv2DTranspose", {{"filters", std::int64_t(2)}, {"kernel_size", lf::IntList{3, 2}},
+                                        {"strides", lf::IntList{3, 2}}, {"output_padding", lf::IntList{2, 1}}},
+                    {t1});
+    auto f = b.add("Flatten", {}, {t2});
+    auto d = b.add("Dense", {{"units", std::int64_t(5)}}, {f});
+    b.add("Softmax", {}, {d});
+    return b.graph;
+}
+
 inline std::vector<float> random_inputs(const lf::Model& m, std::int64_t batch, std::uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.f, 1.f);

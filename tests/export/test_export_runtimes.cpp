@@ -90,6 +90,8 @@ private Q_SLOTS:
         prepare("residual", residual());
         prepare("branches", branches());
         prepare("misc", misc());
+        prepare("capped_relus", capped_relus());
+        prepare("upsampling", upsampling());
         prepare("folded", residual(), {.fold_batchnorm = true}, true);
         prepare("nchw", cnn(), {.layout = lf::InputLayout::NCHW});
         prepare("opset17", mlp(), {.opset = 17});
@@ -139,6 +141,20 @@ private Q_SLOTS:
         EXPECT_RUNTIMES_MATCH(e, "exported");
         for (const char* op : {"Pad", "Elu", "LeakyRelu", "AveragePool", "GlobalMaxPool", "Reshape", "Sigmoid", "Mul"})
             QVERIFY2(count(e.check["ops"], op) >= 1, op);
+    }
+
+    void capped_and_thresholded_relu_match() {
+        const Exported& e = result("capped_relus");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
+        QCOMPARE(count(e.check["ops"], "Sign"), 1);  // the threshold's step
+        QCOMPARE(count(e.check["ops"], "Relu"), 4);  // r1's Relu, the step and both caps
+    }
+
+    void conv_transpose_with_output_padding_matches() {
+        const Exported& e = result("upsampling");
+        EXPECT_RUNTIMES_MATCH(e, "exported");
+        QCOMPARE(count(e.check["ops"], "ConvTranspose"), 2);
+        QCOMPARE(count(e.check["ops"], "Slice"), 1);  // only the first crops unevenly
     }
 
     // The studio's Fashion-MNIST templates (MobileNetV2 brings DepthwiseConv2D), as users get them.

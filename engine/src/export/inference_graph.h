@@ -17,6 +17,8 @@ enum class OpKind {
     Transpose,      // perm
     Gemm,           // weights W (units, in), optional B
     Conv,           // weights W (out, in / group, kh, kw), optional B; kernel, strides, pads, dilations, group
+    ConvTranspose,  // weights W (in, out, kh, kw), optional B; kernel, strides, dilations, pads (a negative
+                    // bottom/right pad: rows past the full result, bias only), shape: output (H, W)
     MaxPool,        // kernel, strides, pads
     AvgPool,        // kernel, strides, pads; padding never counted
     GlobalAvgPool,  // (N, C, H, W) -> (N, C)
@@ -27,7 +29,8 @@ enum class OpKind {
     Add,
     Concat,         // axis (with the batch axis 0)
     Pad,            // pads (zeros)
-    Activation,     // activation: Relu, LeakyRelu (alpha), Sigmoid, Tanh, Softmax (axis), Elu, Exp, Swish
+    Activation,     // activation: Relu, LeakyRelu (alpha), Sigmoid, Tanh, Softmax (axis), Elu, Exp, Swish,
+                    // KerasRelu (alpha below threshold, capped at max_value when > 0)
 };
 
 struct Tensor {
@@ -47,9 +50,18 @@ struct Op {
     std::array<std::int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
     std::int64_t group = 1, axis = 1;
     std::string activation;
-    double alpha = 0, epsilon = 1e-3;
+    double alpha = 0, epsilon = 1e-3, threshold = 0, max_value = 0;
     const Tensor* weight(const std::string& role) const;
 };
+
+// How runtimes that take only symmetric ConvTranspose pads (OpenCV, torch) express an Op of kind
+// ConvTranspose: pads `symmetric` on both sides, `output_padding` rows added at the end, then
+// the output (H, W) cropped from `crop_begin` when `crop` is set.
+struct TransposeGeometry {
+    std::array<std::int64_t, 2> symmetric{0, 0}, output_padding{0, 0}, crop_begin{0, 0};
+    bool crop = false;
+};
+TransposeGeometry transpose_geometry(const Op& op);
 
 struct Value {
     std::string name;

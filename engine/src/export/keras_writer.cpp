@@ -63,7 +63,9 @@ std::string arguments(const Node& n, const Params& p) {
             const IntList& t = std::get<IntList>(value);
             v = "(" + python_tuple({t[0], t[1]}) + ", " + python_tuple({t[2], t[3]}) + ")";
         }
-        if (key == "strides" && std::get<IntList>(value).empty()) v = "None";  // pooling: the pool size
+        if ((key == "strides" || key == "output_padding") && std::get<IntList>(value).empty())
+            v = "None";  // pooling: the pool size; Conv2DTranspose: Keras' own output size
+        if (n.type == "ReLU" && key == "max_value" && std::get<double>(value) <= 0) v = "None";  // 0: no cap
         s += key + "=" + v + ", ";
     }
     return s;

@@ -9,13 +9,13 @@ namespace lf::exporter {
 
 namespace {
 
-// Conv2DTranspose and GELU have no ONNX mapping yet (GELU is an opset-20 op; Debian's ONNX stops at 17).
+// GELU has no ONNX mapping yet (GELU is an opset-20 op; Debian's ONNX stops at 17).
 constexpr LayerMapping kTable[] = {
     {"Input", "Input", "Transpose (NHWC input)"},
     {"Dense", "Dense", "Gemm"},
     {"Conv2D", "Conv2D", "Conv"},
     {"DepthwiseConv2D", "DepthwiseConv2D", "Conv (group = channels)"},
-    {"Conv2DTranspose", "Conv2DTranspose", nullptr},
+    {"Conv2DTranspose", "Conv2DTranspose", "ConvTranspose (+ Slice when the cropping is uneven)"},
     {"MaxPool2D", "MaxPool2D", "MaxPool"},
     {"AveragePooling2D", "AveragePooling2D", "AveragePool (count_include_pad 0)"},
     {"GlobalAveragePooling2D", "GlobalAveragePooling2D", "GlobalAveragePool + Flatten"},
@@ -28,7 +28,7 @@ constexpr LayerMapping kTable[] = {
     {"Add", "Add", "Add"},
     {"Concatenate", "Concatenate", "Concat"},
     {"Activation", "Activation", "(by activation)"},
-    {"ReLU", "ReLU", "Relu / LeakyRelu"},
+    {"ReLU", "ReLU", "Relu / LeakyRelu (capped or thresholded: + Sub, Sign, Mul, Add)"},
     {"LeakyReLU", "LeakyReLU", "LeakyRelu"},
     {"Sigmoid", "Activation", "Sigmoid"},
     {"Tanh", "Activation", "Tanh"},

@@ -21,6 +21,18 @@ const Tensor* Op::weight(const std::string& role) const {
     return nullptr;
 }
 
+TransposeGeometry transpose_geometry(const Op& op) {
+    TransposeGeometry g;
+    for (std::size_t a = 0; a < 2; ++a) {
+        const std::int64_t begin = op.pads[a], end = op.pads[a + 2];
+        g.symmetric[a] = std::min(begin, std::max<std::int64_t>(end, 0));
+        g.output_padding[a] = std::max<std::int64_t>(-end, 0);
+        g.crop_begin[a] = begin - g.symmetric[a];
+        g.crop = g.crop || begin != g.symmetric[a] || std::max<std::int64_t>(end, 0) != g.symmetric[a];
+    }
+    return g;
+}
+
 namespace {
 
 struct Val {
@@ -132,7 +144,9 @@ private:
     // Dense / Conv tail: optional folding, then the activation.
     void finish_linear(const Node& n, Op& op, Val out, std::int64_t channels) {
         const std::string act = param_str(params(n), "activation");
-        if (const Node* bn = fold_partner(n)) {
+        // (A ConvTranspose kernel leads with the input channels: BatchNormalization stays separate.)
+        const Node* bn = op.kind == OpKind::ConvTranspose ? nullptr : fold_partner(n);
+        if (bn) {
             fold_into(op, *bn, channels);
             vals_[n.id] = vals_[bn->id] = out;
             return;
@@ -202,6 +216,30 @@ private:
         Op& op = emit(OpKind::Conv, n, {in.name}, out.name);
         set_window(op, win);
         op.group = depthwise ? ci : 1;
+        op.weights.push_back(std::move(w));
+        if (has_weight(n, "bias")) op.weights.push_back({"B", {co}, weight(n, "bias")});
+        finish_linear(n, op, out, co);
+    }
+
+    void lower_conv_transpose(const Node& n) {
+        const Val in = input(n);
+        const Params& p = params(n);
+        const Shape& out_shape = m_.info(n.id).layer.output;
+        const Window2D win = transposed_window(in.keras, p);
+        const auto kernel = weight(n, "kernel");
+        const std::int64_t kh = win.kernel[0], kw = win.kernel[1], ci = in.keras[2], co = out_shape[2];
+        Tensor w{"W", {ci, co, kh, kw}, std::vector<float>(std::size_t(ci * co * kh * kw))};
+        // Keras (kh, kw, out, in) -> ONNX / torch (in, out, kh, kw).
+        for (std::int64_t y = 0; y < kh; ++y)
+            for (std::int64_t x = 0; x < kw; ++x)
+                for (std::int64_t o = 0; o < co; ++o)
+                    for (std::int64_t i = 0; i < ci; ++i)
+                        w.data[std::size_t(((i * co + o) * kh + y) * kw + x)] =
+                            kernel[std::size_t(((y * kw + x) * co + o) * ci + i)];
+        Val out{linear_name(n, param_str(p, "activation")), out_shape, true};
+        Op& op = emit(OpKind::ConvTranspose, n, {in.name}, out.name);
+        set_window(op, win);
+        op.shape = {out_shape[0], out_shape[1]};
         op.weights.push_back(std::move(w));
         if (has_weight(n, "bias")) op.weights.push_back({"B", {co}, weight(n, "bias")});
         finish_linear(n, op, out, co);
@@ -312,15 +350,15 @@ private:
         else if (n.type == "Sigmoid") act = "sigmoid";
         else if (n.type == "Tanh") act = "tanh";
         else if (n.type == "Softmax") act = "softmax";
-        double alpha = n.type == "LeakyReLU" ? param_float(p, "alpha")
-                       : n.type == "ReLU"    ? param_float(p, "negative_slope")
-                                             : 0.0;
         if (n.type == "ReLU" || n.type == "LeakyReLU") {
+            const bool keras = n.type == "ReLU";
             Val out = in;
             out.name = n.name;
             Op& op = emit(OpKind::Activation, n, {in.name}, out.name);
-            op.activation = alpha == 0 ? "Relu" : "LeakyRelu";
-            op.alpha = alpha;
+            op.alpha = param_float(p, keras ? "negative_slope" : "alpha");
+            op.threshold = keras ? param_float(p, "threshold") : 0.0;
+            op.max_value = keras ? param_float(p, "max_value") : 0.0;
+            op.activation = op.threshold != 0 || op.max_value > 0 ? "KerasRelu" : op.alpha == 0 ? "Relu" : "LeakyRelu";
             vals_[n.id] = out;
             return;
         }
@@ -332,6 +370,7 @@ private:
         if (t == "Input") lower_input(n);
         else if (t == "Dense") lower_dense(n);
         else if (t == "Conv2D" || t == "DepthwiseConv2D") lower_conv(n, t == "DepthwiseConv2D");
+        else if (t == "Conv2DTranspose") lower_conv_transpose(n);
         else if (t == "MaxPool2D" || t == "AveragePooling2D") lower_pool(n);
         else if (t == "GlobalAveragePooling2D" || t == "GlobalMaxPooling2D") lower_global_pool(n);
         else if (t == "Flatten") lower_flatten(n);

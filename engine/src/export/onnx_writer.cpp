@@ -96,6 +96,7 @@ public:
             add_int_attr(n, "group", op.group);
             break;
         }
+        case OpKind::ConvTranspose: conv_transpose(op); break;
         case OpKind::MaxPool: window_attrs(node("MaxPool", L, op.inputs, op.output), op); break;
         case OpKind::AvgPool: {
             auto& n = node("AveragePool", L, op.inputs, op.output);
@@ -148,14 +149,69 @@ private:
     onnx::GraphProto& g_;
     int count_ = 0;
 
+    // OpenCV reads only symmetric ConvTranspose pads: the rest of the cropping is a Slice.
+    void conv_transpose(const Op& op) {
+        const std::string& L = op.layer;
+        const TransposeGeometry t = transpose_geometry(op);
+        std::vector<std::string> in{op.inputs[0], initializer(L + "/kernel", *op.weight("W"))};
+        if (op.weight("B")) in.push_back(initializer(L + "/bias", *op.weight("B")));
+        const std::string full = t.crop ? op.output + "/uncropped" : op.output;
+        auto& n = node("ConvTranspose", L, in, full);
+        add_ints_attr(n, "kernel_shape", op.kernel);
+        add_ints_attr(n, "strides", op.strides);
+        add_ints_attr(n, "dilations", op.dilations);
+        add_ints_attr(n, "pads", std::array<std::int64_t, 4>{t.symmetric[0], t.symmetric[1], t.symmetric[0], t.symmetric[1]});
+        add_ints_attr(n, "output_padding", t.output_padding);
+        if (!t.crop) return;
+        const std::vector<std::int64_t> begin{t.crop_begin[0], t.crop_begin[1]};
+        node("Slice", L,
+             {full, int64_initializer(L + "/crop_begin", begin),
+              int64_initializer(L + "/crop_end", {begin[0] + op.shape[0], begin[1] + op.shape[1]}),
+              int64_initializer(L + "/crop_axes", {2, 3})},
+             op.output);
+    }
+
     void window_attrs(onnx::NodeProto& n, const Op& op) {
         add_ints_attr(n, "kernel_shape", op.kernel);
         add_ints_attr(n, "strides", op.strides);
         add_ints_attr(n, "pads", op.pads);  // ONNX order: H begin, W begin, H end, W end
     }
 
+    std::string scalar(const std::string& name, double v) {
+        return initializer(name, Tensor{"", {}, {float(v)}});
+    }
+
+    // Keras' ReLU from ops every runtime has (OpenCV 4.6 reads no Clip with min/max inputs, no Min,
+    // and no Greater on a dynamic batch): LeakyRelu(x - threshold, alpha) + threshold * (x > threshold)
+    // - Relu(x - max_value), the step as Relu(Sign(x - threshold)).
+    void keras_relu(const Op& op) {
+        const std::string& L = op.layer;
+        const std::string& x = op.inputs[0];
+        std::string acc = x;
+        if (op.threshold != 0) {
+            const std::string th = scalar(L + "/threshold", op.threshold);
+            node("Sub", L, {x, th}, L + "/shifted");
+            auto& lr = node("LeakyRelu", L, {L + "/shifted"}, L + "/below");
+            add_float_attr(lr, "alpha", op.alpha);
+            node("Sign", L, {L + "/shifted"}, L + "/sign");
+            node("Relu", L, {L + "/sign"}, L + "/above");  // 1 above the threshold, else 0
+            node("Mul", L, {L + "/above", th}, L + "/step");
+            acc = op.max_value > 0 ? L + "/uncapped" : op.output;
+            node("Add", L, {L + "/below", L + "/step"}, acc);
+        } else {
+            acc = op.max_value > 0 ? L + "/uncapped" : op.output;
+            auto& r = node(op.alpha == 0 ? "Relu" : "LeakyRelu", L, {x}, acc);
+            if (op.alpha != 0) add_float_attr(r, "alpha", op.alpha);
+        }
+        if (op.max_value <= 0) return;
+        node("Sub", L, {x, scalar(L + "/max_value", op.max_value)}, L + "/over");
+        node("Relu", L, {L + "/over"}, L + "/excess");
+        node("Sub", L, {acc, L + "/excess"}, op.output);
+    }
+
     void activation(const Op& op) {
         const std::string& a = op.activation;
+        if (a == "KerasRelu") return keras_relu(op);
         if (a == "Swish") {  // x * sigmoid(x): Swish is not a standard ONNX op
             node("Sigmoid", op.layer, op.inputs, op.output + "/sigmoid");
             node("Mul", op.layer, {op.inputs[0], op.output + "/sigmoid"}, op.output);

@@ -101,6 +101,24 @@ public:
             expr = "self." + m + "(" + (symmetric || !padded(op) ? in : "F.pad(" + in + ", " + pads_lrtb(op) + ")") + ")";
             break;
         }
+        case OpKind::ConvTranspose: {
+            const Tensor& w = *op.weight("W");
+            const TransposeGeometry t = transpose_geometry(op);
+            const std::string m = module(
+                op, "nn.ConvTranspose2d(" + std::to_string(w.shape[0]) + ", " + std::to_string(w.shape[1]) + ", " +
+                        python_tuple(pair(op.kernel)) + ", stride=" + python_tuple(pair(op.strides)) +
+                        ", padding=" + python_tuple(pair(t.symmetric)) + ", output_padding=" +
+                        python_tuple(pair(t.output_padding)) + ", dilation=" + python_tuple(pair(op.dilations)) +
+                        ", bias=" + (op.weight("B") ? "True" : "False") + ")");
+            state(m + ".weight", w), bias(op, m);
+            expr = "self." + m + "(" + in + ")";
+            if (t.crop) {
+                const auto& b = t.crop_begin;
+                expr += "[:, :, " + std::to_string(b[0]) + ":" + std::to_string(b[0] + op.shape[0]) + ", " +
+                        std::to_string(b[1]) + ":" + std::to_string(b[1] + op.shape[1]) + "]";
+            }
+            break;
+        }
         case OpKind::MaxPool:
             expr = "F.max_pool2d(" + (padded(op) ? "F.pad(" + in + ", " + pads_lrtb(op) + ", value=float(\"-inf\"))" : in) +
                    ", " + python_tuple(pair(op.kernel)) + ", " + python_tuple(pair(op.strides)) + ")";
@@ -184,10 +202,20 @@ private:
         if (op.weight("B")) state(m + ".bias", *op.weight("B"));
     }
 
+    // Keras' ReLU: max_value if x >= max_value, x if x >= threshold, else alpha * (x - threshold).
+    static std::string keras_relu(const Op& op, const std::string& in) {
+        const std::string capped =
+            op.max_value > 0 ? "torch.clamp(" + in + ", max=" + python_float(op.max_value) + ")" : in;
+        if (op.threshold == 0 && op.alpha == 0) return "torch.clamp(" + in + ", 0.0, " + python_float(op.max_value) + ")";
+        return "torch.where(" + in + " >= " + python_float(op.threshold) + ", " + capped + ", " + python_float(op.alpha) +
+               " * (" + in + " - " + python_float(op.threshold) + "))";
+    }
+
     static std::string activation(const Op& op, const std::string& in) {
         const std::string& a = op.activation;
         if (a == "Relu") return "torch.relu(" + in + ")";
         if (a == "LeakyRelu") return "F.leaky_relu(" + in + ", " + python_float(op.alpha) + ")";
+        if (a == "KerasRelu") return keras_relu(op, in);
         if (a == "Sigmoid") return "torch.sigmoid(" + in + ")";
         if (a == "Tanh") return "torch.tanh(" + in + ")";
         if (a == "Softmax") return "torch.softmax(" + in + ", dim=" + std::to_string(op.axis) + ")";

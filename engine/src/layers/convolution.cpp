@@ -99,10 +99,12 @@ LayerSpec depthwise_conv2d() {
 }
 
 LayerSpec conv2d_transpose() {
+    std::vector<ParamSpec> params = window_params(true, true);
+    params.push_back({.name = "output_padding", .kind = ParamKind::IntList, .def = IntList{}, .min = 0, .max = 63,
+                      .help = "extra rows and columns at the bottom/right, each below the stride; empty: Keras' None"});
     return conv_spec("Conv2DTranspose", "Transposed 2-D convolution (learned upsampling): the gradient of a Conv2D.",
-                     window_params(true, true), [](const Params& p, const Shape& in) {
-                         Window2D w = transposed_window(in, param_list(p, "kernel_size"), param_list(p, "strides"),
-                                                        param_list(p, "dilation_rate"), param_str(p, "padding"));
+                     std::move(params), [](const Params& p, const Shape& in) {
+                         Window2D w = transposed_window(in, p);
                          const std::int64_t c = in[2], f = param_int(p, "filters"), kk = w.kernel[0] * w.kernel[1];
                          // Keras counts fans of the (kh, kw, filters, in) kernel as for a Conv2D kernel.
                          return conv_info(p, w, f, "kernel", Shape{w.kernel[0], w.kernel[1], f, c}, kk * f, kk * c,

@@ -1,6 +1,7 @@
 #include "layers/window.h"
 
 #include "layerforge/core/error.h"
+#include "layerforge/layers/registry.h"
 
 namespace lf {
 
@@ -50,23 +51,38 @@ Window2D conv_window(const Shape& in, const IntList& kernel, const IntList& stri
 }
 
 Window2D transposed_window(const Shape& in, const IntList& kernel, const IntList& strides, const IntList& dilation,
-                           const std::string& padding) {
+                           const std::string& padding, const IntList& output_padding) {
     require_image(in, "Conv2DTranspose");
+    if (output_padding.size() > 2)
+        throw input_error("Conv2DTranspose: output_padding expects 2 integers, 1 (both axes) or none");
     Window2D w = window_base(in, kernel, strides, dilation);
+    const bool same = padding == "same";
     for (std::size_t a = 0; a < 2; ++a) {
-        const std::int64_t span = window_span(w, a);
-        if (padding == "same") {
-            // The gradient of a 'same' convolution from in * stride to in.
-            if (span < strides[a])
-                throw input_error("Conv2DTranspose with padding 'same' needs kernel_size >= strides");
-            w.out[a] = in[a] * strides[a];
-            w.pad_l[a] = (span - strides[a]) / 2;
-            w.pad_r[a] = span - strides[a] - w.pad_l[a];
+        const std::int64_t span = window_span(w, a), s = strides[a], full = (in[a] - 1) * s + span;
+        if (output_padding.empty()) {  // Keras' deconv_output_length with output_padding=None
+            w.out[a] = same ? in[a] * s : in[a] * s + std::max<std::int64_t>(span - s, 0);
         } else {
-            w.out[a] = (in[a] - 1) * strides[a] + span;
+            const std::int64_t op = output_padding[output_padding.size() == 1 ? 0 : a];
+            if (op < 0 || op >= s)
+                throw input_error("Conv2DTranspose: output_padding " + std::to_string(op) +
+                                  " must be at least 0 and smaller than the stride " + std::to_string(s));
+            w.out[a] = full - (same ? 2 * (span / 2) : 0) + op;
         }
+        // TensorFlow computes it as the gradient of a convolution from out back to in.
+        if (same && (w.out[a] + s - 1) / s != in[a])
+            throw input_error("Conv2DTranspose: an output of " + std::to_string(w.out[a]) +
+                              " is not what a 'same' convolution with stride " + std::to_string(s) + " maps to " +
+                              std::to_string(in[a]) + "; choose another output_padding");
+        if (w.out[a] < 1) throw input_error("Conv2DTranspose: the output would be empty; check output_padding");
+        w.pad_l[a] = same ? std::max<std::int64_t>(full - w.out[a], 0) / 2 : 0;
+        w.pad_r[a] = full - w.out[a] - w.pad_l[a];
     }
     return w;
+}
+
+Window2D transposed_window(const Shape& in, const Params& p) {
+    return transposed_window(in, param_list(p, "kernel_size"), param_list(p, "strides"), param_list(p, "dilation_rate"),
+                             param_str(p, "padding"), param_list(p, "output_padding"));
 }
 
 }  // namespace lf

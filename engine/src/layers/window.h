@@ -21,9 +21,14 @@ struct Window2D {
 Window2D conv_window(const Shape& in, const IntList& kernel, const IntList& strides, const IntList& dilation,
                      const std::string& padding, const std::string& what);
 
-// The transposed window of Conv2DTranspose: `in` is the small side, out the large one.
+// The transposed window of Conv2DTranspose: `in` is the small side, out the large one. The
+// output size is Keras' (output_padding empty: Keras' None), the cropping TensorFlow's; pad_r
+// is negative when the output reaches past the full transposed convolution (those rows get
+// the bias only). Throws lf::Error (Input) for output_padding >= strides.
 Window2D transposed_window(const Shape& in, const IntList& kernel, const IntList& strides, const IntList& dilation,
-                           const std::string& padding);
+                           const std::string& padding, const IntList& output_padding);
+// The same from the Conv2DTranspose parameters.
+Window2D transposed_window(const Shape& in, const Params& p);
 
 // The H x W x C input the layer needs; throws lf::Error (Input) for other ranks.
 void require_image(const Shape& in, const std::string& what);

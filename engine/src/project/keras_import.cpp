@@ -78,7 +78,7 @@ struct Importer {
             {"Flatten", {}},
             {"Reshape", {{"target_shape", "target_shape"}}},
             {"Activation", {{"activation", "activation"}}},
-            {"ReLU", {{"negative_slope", "negative_slope"}}},
+            {"ReLU", {{"negative_slope", "negative_slope"}, {"max_value", "max_value"}, {"threshold", "threshold"}}},
             {"LeakyReLU", {{"alpha", "alpha"}, {"negative_slope", "alpha"}}},
             {"Softmax", {{"axis", "axis"}}},
             {"Add", {}},

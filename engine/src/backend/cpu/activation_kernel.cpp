@@ -1,6 +1,7 @@
 #include "backend/cpu/activation_kernel.h"
 
 #include <cstring>
+#include <limits>
 
 #include "layerforge/core/error.h"
 
@@ -30,7 +31,7 @@ const EltwiseAlg kAlgs[] = {
 
 }  // namespace
 
-ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, double alpha, std::int64_t rows,
+ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, const ActivationParams& params, std::int64_t rows,
                                    std::int64_t cols, const float* src, float* dst, const float* diff_dst,
                                    float* diff_src, bool training)
     : ctx_(ctx), count_(std::size_t(rows * cols)), src_(src), dst_(dst), diff_dst_(diff_dst), diff_src_(diff_src) {
@@ -59,21 +60,57 @@ ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, dou
         }
         return;
     }
-    const EltwiseAlg* a = nullptr;
-    for (const EltwiseAlg& c : kAlgs)
-        if (name == c.name) a = &c;
-    if (!a) throw input_error("unknown activation '" + name + "'");
-    float al = a->alpha < 0 ? float(alpha) : a->alpha;
-    eltwise_forward::primitive_desc fpd(eltwise_forward::desc(prop, a->alg, md, al, 0.f), ctx.eng);
+    if (name == "keras_relu" && setup_keras_relu(params)) return;
+    float al = 0, beta = 0;
+    dnnl::algorithm alg = dnnl::algorithm::eltwise_relu;
+    if (name == "keras_relu") {
+        // Only the oneDNN-expressible forms reach here: leaky ReLU, or a plain ReLU capped at max_value.
+        if (params.max_value > 0) alg = algorithm::eltwise_clip_v2, beta = float(params.max_value);
+        else al = float(params.alpha);
+    } else {
+        const EltwiseAlg* a = nullptr;
+        for (const EltwiseAlg& c : kAlgs)
+            if (name == c.name) a = &c;
+        if (!a) throw input_error("unknown activation '" + name + "'");
+        alg = a->alg;
+        al = a->alpha < 0 ? float(params.alpha) : a->alpha;
+    }
+    eltwise_forward::primitive_desc fpd(eltwise_forward::desc(prop, alg, md, al, beta), ctx.eng);
     fwd_ = eltwise_forward(fpd);
     fwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx, src)}, {DNNL_ARG_DST, wrap(md, ctx, dst)}};
     impl_ = fpd.impl_info_str();
     if (training && diff_src) {
-        eltwise_backward::primitive_desc bpd(eltwise_backward::desc(a->alg, md, md, al, 0.f), ctx.eng, fpd);
+        eltwise_backward::primitive_desc bpd(eltwise_backward::desc(alg, md, md, al, beta), ctx.eng, fpd);
         bwd_ = eltwise_backward(bpd);
         bwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx, src)},
                      {DNNL_ARG_DIFF_DST, wrap(md, ctx, diff_dst)},
                      {DNNL_ARG_DIFF_SRC, wrap(md, ctx, diff_src)}};
+    }
+}
+
+// Keras' ReLU with a threshold, or with a cap and a slope together, has no oneDNN algorithm:
+// it runs as a plain loop. Returns false when oneDNN's relu or clip_v2 expresses it.
+bool ActivationKernel::setup_keras_relu(const ActivationParams& p) {
+    if (p.threshold == 0 && (p.max_value <= 0 || p.alpha == 0)) return false;
+    loop_ = true;
+    slope_ = float(p.alpha);
+    threshold_ = float(p.threshold);
+    max_value_ = p.max_value > 0 ? float(p.max_value) : std::numeric_limits<float>::infinity();
+    impl_ = "loop:keras_relu";
+    return true;
+}
+
+void ActivationKernel::relu_loop_forward() {
+    for (std::size_t i = 0; i < count_; ++i) {
+        const float x = src_[i];
+        dst_[i] = x >= max_value_ ? max_value_ : x >= threshold_ ? x : slope_ * (x - threshold_);
+    }
+}
+
+void ActivationKernel::relu_loop_backward() {
+    for (std::size_t i = 0; i < count_; ++i) {
+        const float x = src_[i];
+        diff_src_[i] = x >= max_value_ ? 0.f : x >= threshold_ ? diff_dst_[i] : slope_ * diff_dst_[i];
     }
 }
 
@@ -82,6 +119,7 @@ void ActivationKernel::forward() {
         if (dst_ != src_) std::memcpy(dst_, src_, count_ * sizeof(float));
         return;
     }
+    if (loop_) return relu_loop_forward();
     run(fwd_, ctx_.strm, fwd_args_);
 }
 
@@ -91,6 +129,7 @@ void ActivationKernel::backward() {
         if (diff_src_ != diff_dst_) std::memcpy(diff_src_, diff_dst_, count_ * sizeof(float));
         return;
     }
+    if (loop_) return relu_loop_backward();
     run(bwd_, ctx_.strm, bwd_args_);
 }
 

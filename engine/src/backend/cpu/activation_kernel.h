@@ -7,10 +7,17 @@
 
 namespace lf {
 
+// The numbers a named activation may take. "leaky_relu" reads alpha (the slope below zero);
+// "keras_relu" is Keras' ReLU layer: max_value if x >= max_value, x if threshold <= x, else
+// alpha * (x - threshold), with max_value <= 0 meaning no cap.
+struct ActivationParams {
+    double alpha = 0, threshold = 0, max_value = 0;
+};
+
 class ActivationKernel {
 public:
     // diff_dst / diff_src may be null (inference, or no gradient needed below).
-    ActivationKernel(CpuContext& ctx, const std::string& name, double alpha, std::int64_t rows,
+    ActivationKernel(CpuContext& ctx, const std::string& name, const ActivationParams& params, std::int64_t rows,
                      std::int64_t cols, const float* src, float* dst, const float* diff_dst, float* diff_src,
                      bool training);
     void forward();
@@ -21,7 +28,8 @@ public:
 
 private:
     CpuContext& ctx_;
-    bool softmax_ = false, identity_ = false;
+    bool softmax_ = false, identity_ = false, loop_ = false;
+    float slope_ = 0, threshold_ = 0, max_value_ = 0;  // the loop_ ReLU (no oneDNN algorithm fits)
     std::size_t count_ = 0;
     const float* src_;
     float* dst_;
@@ -30,6 +38,10 @@ private:
     dnnl::primitive fwd_, bwd_;
     std::unordered_map<int, dnnl::memory> fwd_args_, bwd_args_;
     std::string impl_;
+
+    bool setup_keras_relu(const ActivationParams& p);
+    void relu_loop_forward();
+    void relu_loop_backward();
 };
 
 }  // namespace lf

@@ -8,15 +8,16 @@ namespace {
 
 struct Resolved {
     std::string name;
-    double alpha = 0;
+    ActivationParams params;
 };
 
 Resolved resolve(const OpSetup& s) {
     const std::string& type = s.node.spec->type;
     const Params& p = s.node.params;
     if (type == "Activation") return {param_str(p, "activation")};
-    if (type == "ReLU") return {"leaky_relu", param_float(p, "negative_slope")};
-    if (type == "LeakyReLU") return {"leaky_relu", param_float(p, "alpha")};
+    if (type == "ReLU")
+        return {"keras_relu", {param_float(p, "negative_slope"), param_float(p, "threshold"), param_float(p, "max_value")}};
+    if (type == "LeakyReLU") return {"leaky_relu", {param_float(p, "alpha")}};
     if (type == "Sigmoid") return {"sigmoid"};
     if (type == "Tanh") return {"tanh"};
     if (type == "GELU") return {param_bool(p, "approximate") ? "gelu_tanh" : "gelu"};
@@ -31,7 +32,7 @@ public:
         std::int64_t cols = shape.dims.back(), rows = s.batch * shape.elements() / cols;
         in_ = s.in[0];
         in_grad_ = s.in_grad.empty() ? nullptr : s.in_grad[0];
-        kernel_.emplace(s.ctx, r.name, r.alpha, rows, cols, s.in[0], s.out, s.out_grad, in_grad_, s.training);
+        kernel_.emplace(s.ctx, r.name, r.params, rows, cols, s.in[0], s.out, s.out_grad, in_grad_, s.training);
     }
     void forward() override { kernel_->forward(); }
     void backward() override {

@@ -56,8 +56,7 @@ public:
         const Params& p = s.node.params;
         const Shape &in = s.node.inputs[0], &out = s.node.layer.output;
         Window2D w = kind_ == ConvKind::Transpose
-                         ? transposed_window(in, param_list(p, "kernel_size"), param_list(p, "strides"),
-                                             param_list(p, "dilation_rate"), param_str(p, "padding"))
+                         ? transposed_window(in, p)
                          : conv_window(in, param_list(p, "kernel_size"), param_list(p, "strides"),
                                        param_list(p, "dilation_rate"), param_str(p, "padding"), s.node.spec->type);
         const bool bias = param_bool(p, "use_bias");

@@ -38,7 +38,7 @@ PostActivation::PostActivation(CpuContext& ctx, const std::string& name, std::in
     diff_dst_ = linear ? out_grad : pre_grad_.data();
     if (linear) return;
     if (!fused) {
-        act_.emplace(ctx_, name, 0.0, rows, cols, dst_, out, out_grad, diff_dst_, training);
+        act_.emplace(ctx_, name, ActivationParams{}, rows, cols, dst_, out, out_grad, diff_dst_, training);
         impl_ = " + " + act_->impl_info();
         return;
     }
