@@ -5,7 +5,6 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QGroupBox>
-#include <QImage>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>

@@ -57,6 +57,16 @@ std::int64_t writeTwoEpochRun(const std::string& path) {
 class TestTrainingCharts : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void epochEndGivesTheLastStepAndTheValidationPoint() {
+        TrainingCharts charts;
+        charts.beginLiveRun("run 1");
+        charts.addStep(1, 0.5, 0.1, {{"loss", 0.5}, {"accuracy", 0.6}});
+        charts.addEpochEnd(2, 1.0, 0.2, {{"loss", 0.25}, {"accuracy", 0.7}, {"val_loss", 0.4}});
+        QCOMPARE(charts.pointCount("loss"), 2);
+        QCOMPARE(charts.pointCount("accuracy"), 2);
+        QCOMPARE(charts.pointCount("val_loss"), 1);
+    }
+
     void constantCurveGetsAReadableRange() {  // a fixed learning rate is not drawn at "0" on -3..3
         TrainingCharts charts;
         charts.beginLiveRun("run 1");

@@ -93,6 +93,10 @@ void TrainingCharts::addEpoch(std::int64_t step, double epoch, double seconds, c
         if (isValidation(name)) append(name, {double(step), epoch, seconds, value});
 }
 
+void TrainingCharts::addEpochEnd(std::int64_t step, double epoch, double seconds, const lf::Metrics& m) {
+    for (const auto& [name, value] : m) append(name, {double(step), epoch, seconds, value});
+}
+
 void TrainingCharts::setStorePath(const QString& runStorePath) {
     if (runStorePath == storePath_) return;
     storePath_ = runStorePath;

@@ -55,6 +55,9 @@ public:
     void beginLiveRun(const QString& title);  // clears the live curves
     void addStep(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
     void addEpoch(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
+    // The trainer reports an epoch's last step only as EpochEnd: its training metrics are that
+    // step's point, its val_* metrics the epoch's validation point.
+    void addEpochEnd(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
     void setStorePath(const QString& runStorePath);  // for overlays of earlier runs
     // A resumed run: beginLiveRun, then the run's curves so far from the store. Stored points
     // past the checkpoint go as the resumed steps arrive; `seconds` continue after the stored ones.

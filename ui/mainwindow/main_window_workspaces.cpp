@@ -51,18 +51,11 @@ void MainWindow::connectCharts(TrainingPanel* train) {
         charts->setStorePath(session_->storePath());
         charts->continueLiveRun(tr("run %1").arg(runId), runId);
     });
-    // The trainer reports an epoch's last step only as EpochEnd: its training metrics are that
-    // step's point, its val_* metrics the epoch's validation point.
     connect(controller, &TrainingController::trainEvent, charts, [charts](const lf::TrainEvent& e) {
-        if (e.kind == lf::EventKind::Step && e.steps_per_epoch > 0) {
+        if (e.kind == lf::EventKind::Step && e.steps_per_epoch > 0)
             charts->addStep(e.step, double(e.step) / double(e.steps_per_epoch), e.elapsed_seconds, e.metrics);
-        } else if (e.kind == lf::EventKind::EpochEnd) {
-            lf::Metrics training;
-            for (const auto& m : e.metrics)
-                if (m.first.rfind("val_", 0) != 0) training.push_back(m);
-            charts->addStep(e.step, double(e.epoch), e.elapsed_seconds, training);
-            charts->addEpoch(e.step, double(e.epoch), e.elapsed_seconds, e.metrics);
-        }
+        else if (e.kind == lf::EventKind::EpochEnd)
+            charts->addEpochEnd(e.step, double(e.epoch), e.elapsed_seconds, e.metrics);
     });
 }
 
