@@ -62,6 +62,20 @@ Bytes gif_header(unsigned w, unsigned h) {
     return b;
 }
 
+// A two-colour GIF whose first frame is frame_w x frame_h at the origin, with the given LZW bytes.
+Bytes gif_with_frame(unsigned screen_w, unsigned screen_h, unsigned frame_w, unsigned frame_h, const Bytes& lzw) {
+    Bytes b{'G', 'I', 'F', '8', '9', 'a'};
+    put_le16(b, screen_w), put_le16(b, screen_h);
+    b.insert(b.end(), {0x80, 0, 0, 0, 0, 0, 255, 255, 255});  // global table of 2 colours
+    b.push_back(',');
+    put_le16(b, 0), put_le16(b, 0), put_le16(b, frame_w), put_le16(b, frame_h);
+    b.insert(b.end(), {0, 2, std::uint8_t(lzw.size())});  // no local table, LZW minimum code size 2
+    b.insert(b.end(), lzw.begin(), lzw.end());
+    b.insert(b.end(), {0, ';'});
+    return b;
+}
+const Bytes kOnePixelLzw{0x44, 0x01};  // 3-bit codes: clear, index 0, end
+
 Bytes text(const std::string& s) { return Bytes(s.begin(), s.end()); }
 Bytes operator+(Bytes a, const Bytes& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -110,6 +124,22 @@ private slots:
         expect_refused(text("P6\n8000 8000\n255\n" + std::string(16, '\0')), "truncated PNM pixel data", "8000 x 8000");
         expect_refused(text("P3\n8000 8000\n255\n1 2 3"), "truncated PNM pixel data", "8000 x 8000");
         expect_refused(bmp_header(8000, 8000), "truncated BMP pixel data", "BMP");
+    }
+
+    void gifFramesTheirBytesCannotFillAreRefused() {
+        // Found by fuzzing: 165 bytes declaring a 769 x 42309 screen took seconds to paint.
+        expect_refused(gif_with_frame(769, 42309, 1, 1, kOnePixelLzw), "implausible GIF", "1 x 1 frame on a 769 x 42309");
+        // A 64-megapixel frame (under the pixel cap) from two bytes of codes: refused, not allocated.
+        expect_refused(gif_with_frame(8000, 8000, 8000, 8000, kOnePixelLzw), "truncated GIF", "8000 x 8000 frame");
+    }
+
+    void smallGifFramesOnModestScreensStillDecode() {
+        const Bytes gif = gif_with_frame(3, 2, 1, 1, kOnePixelLzw);
+        const lf::Image img = lf::decode_image(gif.data(), gif.size());
+        QCOMPARE(img.width, 3);
+        QCOMPARE(img.height, 2);
+        QCOMPARE(int(img.pixels[0]), 0);  // the frame's pixel is colour 0 (black) ...
+        QCOMPARE(int(img.pixels[3]), 0);  // ... and so is the background (index 0)
     }
 
     void smallImagesStillDecode() {

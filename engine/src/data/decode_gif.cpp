@@ -34,6 +34,21 @@ struct Closer {
     }
 };
 
+// The screen and the frame are allocated before a byte of pixel data is read, so a few hundred
+// bytes could otherwise make us fill a 32-megapixel canvas. One byte of LZW codes (3 bits or more
+// each) expands to at most 8/3 strings of at most 4096 pixels; and a real GIF's first frame is not
+// a speck on a screen of many megapixels.
+void refuse_implausible_frame(const GifImageDesc& frame, int screen_w, int screen_h, std::size_t bytes_left) {
+    const double frame_pixels = double(frame.Width) * double(frame.Height);
+    const double screen_pixels = double(screen_w) * double(screen_h);
+    const std::string sizes = std::to_string(frame.Width) + " x " + std::to_string(frame.Height) + " frame";
+    if (frame_pixels > (double(bytes_left) * 8 / 3 + 1) * 4096)
+        throw input_error("truncated GIF: " + std::to_string(bytes_left) + " bytes cannot hold a " + sizes);
+    if (screen_pixels > double(1 << 22) && screen_pixels > 16 * frame_pixels)
+        throw input_error("implausible GIF: a " + sizes + " on a " + std::to_string(screen_w) + " x " +
+                          std::to_string(screen_h) + " screen");
+}
+
 }  // namespace
 
 Image decode_gif(const std::uint8_t* data, std::size_t size) {
@@ -70,6 +85,7 @@ Image decode_gif(const std::uint8_t* data, std::size_t size) {
     if (desc.Left < 0 || desc.Top < 0 || desc.Width <= 0 || desc.Height <= 0 || desc.Left + desc.Width > W ||
         desc.Top + desc.Height > H)
         throw input_error("GIF frame lies outside the screen");
+    refuse_implausible_frame(desc, W, H, src.size - src.pos);
     std::vector<GifPixelType> indices(std::size_t(desc.Width) * std::size_t(desc.Height));
     if (desc.Interlace) {
         static const int start[] = {0, 4, 2, 1}, step[] = {8, 8, 4, 2};
