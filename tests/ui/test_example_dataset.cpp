@@ -33,7 +33,6 @@ class TestExampleDataset : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
         QVERIFY(dir_.isValid());
         path_ = dir_.path() + "/datasets/fashion-mnist";
     }

@@ -3,7 +3,6 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
@@ -22,7 +21,6 @@ class TestPanels : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("LayerforgeTest");
         QCoreApplication::setApplicationName("test_panels");
         QSettings().clear();

@@ -3,7 +3,6 @@
 // in the browser continues the same run on the Train page with its curves.
 #include <QProgressBar>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -29,7 +28,6 @@ class TestStudioDashboard : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
         QVERIFY(dir_.isValid());
         writeImageFolder(dir_.filePath("images"));
     }

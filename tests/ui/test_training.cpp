@@ -10,7 +10,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -63,7 +62,6 @@ class TestTraining : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
         QVERIFY(dir_.isValid());
         data_ = dir_.filePath("images");
         writeImageFolder(data_);
