@@ -198,6 +198,19 @@ private slots:
         check_graph_gradients(b.graph, 2);
     }
 
+    void residual_template_gets_both_rewrites() {
+        lf::Project p = lf::load_project(std::string(qgetenv("LF_SOURCE_DIR")) + "/resources/templates/fashion_resnet.lfproj");
+        lf::Model model(p.graph);
+        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+        int folded = 0, in_place = 0;
+        for (const auto& [id, impl] : plan.kernels()) {
+            folded += impl.find("+ relu") != std::string::npos;
+            in_place += impl.find("in place") != std::string::npos;
+        }
+        QCOMPARE(folded, 3);    // stem_bn, block1_bn1, block2_bn1
+        QCOMPARE(in_place, 2);  // block1_out, block2_out after the Adds
+    }
+
     void scratchpad_is_shared_and_counted_as_workspace() {
         lf::Project p = lf::load_project(std::string(qgetenv("LF_SOURCE_DIR")) + "/resources/templates/fashion_cnn.lfproj");
         lf::Model model(p.graph);

@@ -25,7 +25,7 @@ void Scratchpad::bind(const dnnl::primitive_desc_base& pd, const dnnl::engine& e
 
 void Scratchpad::allocate() {
     if (need_ == 0) return;
-    const std::size_t align = 64;  // a cache line, as oneDNN aligns its own scratchpad
+    const std::size_t align = 4096;  // page-aligned: ample for any primitive's own alignment
     buffer_.reset(std::aligned_alloc(align, (need_ + align - 1) / align * align));
     if (!buffer_) throw std::bad_alloc();
     for (dnnl::memory& m : users_) m.set_data_handle(buffer_.get());
