@@ -32,7 +32,8 @@ std::string megabytes(std::size_t bytes) {
 }
 
 // Training memory at the project's batch size, before anything is allocated: weights and their
-// gradients, the optimizer's state, and the plan's activations and activation gradients.
+// gradients, the optimizer's state, the plan's activations and activation gradients, and the
+// kernels' workspaces (oneDNN's scratchpad included).
 Json memory_estimate(const Project& p, const Reporter& out) {
     Model model(p.graph);
     const std::int64_t batch = p.training.batch_size;
@@ -44,9 +45,10 @@ Json memory_estimate(const Project& p, const Reporter& out) {
     out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " + megabytes(m.total()));
     out.line("  weights " + megabytes(m.weights) + ", gradients " + megabytes(m.gradients) + ", optimizer state " +
              megabytes(m.optimizer_state) + " (" + optimizer->name() + "), activations " + megabytes(m.activations) +
-             "; plus kernel workspaces, known once built");
+             ", kernel workspaces " + megabytes(m.workspaces));
     return {{"batch_size", batch},          {"weights", m.weights},     {"gradients", m.gradients},
-            {"optimizer_state", m.optimizer_state}, {"activations", m.activations}, {"total", m.total()}};
+            {"optimizer_state", m.optimizer_state}, {"activations", m.activations}, {"workspaces", m.workspaces},
+            {"total", m.total()}};
 }
 
 Json shape_json(const Shape& s) {

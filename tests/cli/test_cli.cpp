@@ -92,6 +92,7 @@ private slots:
         json m = cli({"info", templ("fashion_cnn.lfproj"), "--json"}).lines().back()["memory"];
         QCOMPARE(m["activations"], 48868 * 50 * 4);
         QCOMPARE(m["optimizer_state"], 2 * 3274634 * 4);
+        QVERIFY(m["workspaces"].get<long long>() > 0);  // weight reorders, pooling indices, oneDNN's scratchpad
         Run text = cli({"info", templ("fashion_cnn.lfproj"), "--batch-size", "128"});
         QVERIFY2(text.out.contains("Training memory at batch size 128"), qPrintable(text.out));
         QCOMPARE(cli({"info", templ("fashion_cnn.lfproj"), "--batch-size", "0"}).code, 2);

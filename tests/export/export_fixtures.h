@@ -151,6 +151,20 @@ inline lf::Graph upsampling() {
     return b.graph;
 }
 
+// A dilated Conv2DTranspose ('valid', then 'same' with a stride), its output the model's.
+inline lf::Graph dilated_upsampling() {
+    GraphBuilder b;
+    auto in = b.add("Input", {{"shape", lf::IntList{4, 5, 2}}});
+    auto t1 = b.add("Conv2DTranspose", {{"filters", std::int64_t(3)}, {"kernel_size", lf::IntList{3, 3}},
+                                        {"dilation_rate", lf::IntList{2, 2}}, {"activation", std::string("relu")}},
+                    {in});
+    auto t2 = b.add("Conv2DTranspose", {{"filters", std::int64_t(2)}, {"kernel_size", lf::IntList{3, 2}},
+                                        {"dilation_rate", lf::IntList{2, 3}}, {"padding", std::string("same")}},
+                    {t1});
+    b.add("Flatten", {}, {t2});
+    return b.graph;
+}
+
 inline std::vector<float> random_inputs(const lf::Model& m, std::int64_t batch, std::uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.f, 1.f);

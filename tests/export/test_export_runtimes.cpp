@@ -92,6 +92,7 @@ private Q_SLOTS:
         prepare("misc", misc());
         prepare("capped_relus", capped_relus());
         prepare("upsampling", upsampling());
+        prepare("dilated_upsampling", dilated_upsampling());
         prepare("folded", residual(), {.fold_batchnorm = true}, true);
         prepare("nchw", cnn(), {.layout = lf::InputLayout::NCHW});
         prepare("opset17", mlp(), {.opset = 17});
@@ -155,6 +156,22 @@ private Q_SLOTS:
         EXPECT_RUNTIMES_MATCH(e, "exported");
         QCOMPARE(count(e.check["ops"], "ConvTranspose"), 2);
         QCOMPARE(count(e.check["ops"], "Slice"), 1);  // only the first crops unevenly
+    }
+
+    // Torch runs the exported module like the engine, and ONNX's own shape inference gives the
+    // engine's output size. OpenCV 4.6 (Debian) is a known third-party bug here: it returns 48
+    // values per sample instead of 8x9x2 = 144 for dilated ConvTranspose nodes (its deconvolution
+    // layer does not size the output as the ONNX formula with dilations does), so the file is
+    // right but OpenCV cannot run it. QEXPECT_FAIL keeps the comparison: a fixed OpenCV turns it
+    // into an XPASS failure, and this note must then go.
+    void dilated_conv_transpose_matches_torch() {
+        const Exported& e = result("dilated_upsampling");
+        QCOMPARE(e.width, std::int64_t(8 * 9 * 2));
+        EXPECT_SAME_PREDICTIONS(e.engine, e.torch, std::size_t(e.width), "dilated, PyTorch");
+        QCOMPARE(count(e.check["ops"], "ConvTranspose"), 2);
+        QCOMPARE(e.check["outputs"].begin().value(), Json({"N", 8 * 9 * 2}));
+        QEXPECT_FAIL("", "OpenCV 4.6 returns a wrong output size for a dilated ConvTranspose", Continue);
+        QCOMPARE(e.opencv.size(), e.engine.size());
     }
 
     // The studio's Fashion-MNIST templates (MobileNetV2 brings DepthwiseConv2D), as users get them.

@@ -14,8 +14,8 @@ struct GradCheck {
     std::vector<float> r;
     double worst = 0;
 
-    GradCheck(lf::Model& m, std::int64_t batch, std::uint64_t seed = 1)
-        : model(m), plan(m, {.batch = batch, .mode = lf::PlanMode::Train, .seed = 7, .input_grads = true}) {
+    GradCheck(lf::Model& m, std::int64_t batch, std::uint64_t seed = 1, bool fuse = true)
+        : model(m), plan(m, {.batch = batch, .mode = lf::PlanMode::Train, .seed = 7, .input_grads = true, .fuse = fuse}) {
         std::mt19937 rng{unsigned(seed)};
         std::uniform_real_distribution<float> u(-1.f, 1.f);
         model.init_weights(seed);
@@ -68,8 +68,8 @@ struct GradCheck {
 };
 
 // Checks every gradient of a freshly built model of `g` (the usual one-line layer check).
-inline void check_graph_gradients(const lf::Graph& g, std::int64_t batch = 3) {
+inline void check_graph_gradients(const lf::Graph& g, std::int64_t batch = 3, std::uint64_t seed = 1, bool fuse = true) {
     lf::Model model(g);
-    GradCheck gc(model, batch);
+    GradCheck gc(model, batch, seed, fuse);
     gc.run();
 }

@@ -22,6 +22,7 @@ struct PlanOptions {
     PlanMode mode = PlanMode::Train;
     std::uint64_t seed = 0;    // dropout masks
     bool input_grads = false;  // also compute d(loss)/d(input) (gradient checks, saliency)
+    bool fuse = true;          // ReLU folded into BatchNormalization or run in place where legal
 };
 
 class Plan {
@@ -57,8 +58,11 @@ public:
 
     // This plan's activations, gradients of activations and kernel workspaces, in bytes.
     MemoryBreakdown memory() const;
-    // The same before building anything: activations and gradients exactly, without the
-    // kernels' workspaces (known only once oneDNN has chosen its kernels).
+    // The part of memory().workspaces that is oneDNN's scratchpad: one buffer the plan's
+    // primitives share, as large as the largest one needs.
+    std::size_t scratchpad_bytes() const;
+    // The same without allocating the plan's buffers or registering anything: the kernels are
+    // chosen (so workspaces and oneDNN's scratchpad are counted) but never run.
     static MemoryBreakdown estimate(const Model& model, const PlanOptions& options);
 
 private:

@@ -45,18 +45,21 @@ ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, con
     }
     if (name == "softmax") {
         softmax_ = true;
+        const auto attr = Scratchpad::attr();
         softmax_v2_forward::primitive_desc fpd(
-            softmax_v2_forward::desc(prop, algorithm::softmax_accurate, md, md, 1), ctx.eng);
+            softmax_v2_forward::desc(prop, algorithm::softmax_accurate, md, md, 1), attr, ctx.eng);
         fwd_ = softmax_v2_forward(fpd);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx, src)}, {DNNL_ARG_DST, wrap(md, ctx, dst)}};
+        ctx.scratch.bind(fpd, ctx.eng, fwd_args_);
         impl_ = fpd.impl_info_str();
         if (training && diff_src) {
             softmax_v2_backward::primitive_desc bpd(
-                softmax_v2_backward::desc(algorithm::softmax_accurate, md, md, md, 1), ctx.eng, fpd);
+                softmax_v2_backward::desc(algorithm::softmax_accurate, md, md, md, 1), attr, ctx.eng, fpd);
             bwd_ = softmax_v2_backward(bpd);
             bwd_args_ = {{DNNL_ARG_DST, wrap(md, ctx, dst)},
                          {DNNL_ARG_DIFF_DST, wrap(md, ctx, diff_dst)},
                          {DNNL_ARG_DIFF_SRC, wrap(md, ctx, diff_src)}};
+            ctx.scratch.bind(bpd, ctx.eng, bwd_args_);
         }
         return;
     }
@@ -75,16 +78,24 @@ ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, con
         alg = a->alg;
         al = a->alpha < 0 ? float(params.alpha) : a->alpha;
     }
-    eltwise_forward::primitive_desc fpd(eltwise_forward::desc(prop, alg, md, al, beta), ctx.eng);
+    if (src == dst) {  // in place: the input is gone after forward, so differentiate from the output
+        if (alg != algorithm::eltwise_relu || al < 0) throw runtime_error("activation '" + name + "' cannot run in place");
+        in_place_ = true;
+        alg = algorithm::eltwise_relu_use_dst_for_bwd;
+    }
+    const auto attr = Scratchpad::attr();
+    eltwise_forward::primitive_desc fpd(eltwise_forward::desc(prop, alg, md, al, beta), attr, ctx.eng);
     fwd_ = eltwise_forward(fpd);
     fwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx, src)}, {DNNL_ARG_DST, wrap(md, ctx, dst)}};
-    impl_ = fpd.impl_info_str();
+    ctx.scratch.bind(fpd, ctx.eng, fwd_args_);
+    impl_ = fpd.impl_info_str() + std::string(in_place_ ? " in place" : "");
     if (training && diff_src) {
-        eltwise_backward::primitive_desc bpd(eltwise_backward::desc(alg, md, md, al, beta), ctx.eng, fpd);
+        eltwise_backward::primitive_desc bpd(eltwise_backward::desc(alg, md, md, al, beta), attr, ctx.eng, fpd);
         bwd_ = eltwise_backward(bpd);
-        bwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx, src)},
+        bwd_args_ = {{in_place_ ? DNNL_ARG_DST : DNNL_ARG_SRC, wrap(md, ctx, src)},
                      {DNNL_ARG_DIFF_DST, wrap(md, ctx, diff_dst)},
                      {DNNL_ARG_DIFF_SRC, wrap(md, ctx, diff_src)}};
+        ctx.scratch.bind(bpd, ctx.eng, bwd_args_);
     }
 }
 

@@ -16,7 +16,8 @@ struct ActivationParams {
 
 class ActivationKernel {
 public:
-    // diff_dst / diff_src may be null (inference, or no gradient needed below).
+    // diff_dst / diff_src may be null (inference, or no gradient needed below). src == dst
+    // (in place) is allowed for relu-like activations with a slope >= 0 only.
     ActivationKernel(CpuContext& ctx, const std::string& name, const ActivationParams& params, std::int64_t rows,
                      std::int64_t cols, const float* src, float* dst, const float* diff_dst, float* diff_src,
                      bool training);
@@ -24,11 +25,13 @@ public:
     void backward();  // writes diff_src when it is not null
     bool is_softmax() const { return softmax_; }
     bool is_identity() const { return identity_; }
+    bool backward_reads_dst() const { return softmax_ || in_place_; }
     std::string impl_info() const { return impl_; }
 
 private:
     CpuContext& ctx_;
     bool softmax_ = false, identity_ = false, loop_ = false;
+    bool in_place_ = false;  // src == dst: a ReLU differentiated from its output
     float slope_ = 0, threshold_ = 0, max_value_ = 0;  // the loop_ ReLU (no oneDNN algorithm fits)
     std::size_t count_ = 0;
     const float* src_;

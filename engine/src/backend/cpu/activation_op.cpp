@@ -11,9 +11,9 @@ struct Resolved {
     ActivationParams params;
 };
 
-Resolved resolve(const OpSetup& s) {
-    const std::string& type = s.node.spec->type;
-    const Params& p = s.node.params;
+Resolved resolve(const NodeInfo& node) {
+    const std::string& type = node.spec->type;
+    const Params& p = node.params;
     if (type == "Activation") return {param_str(p, "activation")};
     if (type == "ReLU")
         return {"keras_relu", {param_float(p, "negative_slope"), param_float(p, "threshold"), param_float(p, "max_value")}};
@@ -27,7 +27,7 @@ Resolved resolve(const OpSetup& s) {
 class ActivationOp : public CpuOp {
 public:
     explicit ActivationOp(const OpSetup& s) {
-        Resolved r = resolve(s);
+        Resolved r = resolve(s.node);
         const Shape& shape = s.node.inputs[0];
         std::int64_t cols = shape.dims.back(), rows = s.batch * shape.elements() / cols;
         in_ = s.in[0];
@@ -39,6 +39,7 @@ public:
         if (!fused_) kernel_->backward();
     }
     std::string impl_info() const override { return kernel_->impl_info(); }
+    bool backward_reads_output() const override { return kernel_->backward_reads_dst(); }
     std::optional<SoftmaxTail> softmax_tail() override {
         if (!kernel_->is_softmax()) return std::nullopt;
         return SoftmaxTail{in_, in_grad_};
@@ -52,7 +53,33 @@ private:
     bool fused_ = false;
 };
 
+// ReLU-like: max(x, 0) with an optional slope below zero, as oneDNN's eltwise_relu.
+bool is_activation_layer(const NodeInfo& node) {
+    using Factory = std::unique_ptr<CpuOp> (*)(const OpSetup&);
+    const Factory* f = node.spec->make_cpu.target<Factory>();
+    return f && *f == make_activation_op;
+}
+
+bool is_eltwise_relu(const Resolved& r) {
+    if (r.name == "relu" || r.name == "leaky_relu") return true;
+    return r.name == "keras_relu" && r.params.threshold == 0 && r.params.max_value <= 0;
+}
+
 }  // namespace
+
+// The sign of the output tells the slope when the slope below zero is >= 0, so the backward
+// can run from the output alone.
+bool relu_runs_in_place(const NodeInfo& node) {
+    if (!is_activation_layer(node)) return false;
+    Resolved r = resolve(node);
+    return is_eltwise_relu(r) && r.params.alpha >= 0;
+}
+
+bool is_plain_relu(const NodeInfo& node) {
+    if (!is_activation_layer(node)) return false;
+    Resolved r = resolve(node);
+    return is_eltwise_relu(r) && r.params.alpha == 0;
+}
 
 std::unique_ptr<CpuOp> make_activation_op(const OpSetup& s) { return std::make_unique<ActivationOp>(s); }
 

@@ -33,6 +33,8 @@ public:
         auto data_md = data_desc(s.batch, s.node.inputs[0]);
         auto c_md = plain_md({c});
         auto fl = flags::use_scale | flags::use_shift;
+        // The ReLU after it, in the same pass; backward masks the gradient with the workspace.
+        if (s.fuse_relu) fl = fl | flags::fuse_norm_relu;
         if (training_) {
             mean_.resize(std::size_t(c));
             var_.resize(std::size_t(c));
@@ -40,8 +42,9 @@ public:
             fl = fl | flags::use_global_stats;
         }
         auto prop = training_ ? prop_kind::forward_training : prop_kind::forward_inference;
+        const auto attr = Scratchpad::attr();
         batch_normalization_forward::primitive_desc fpd(batch_normalization_forward::desc(prop, data_md, eps, fl),
-                                                        ctx_.eng);
+                                                        attr, ctx_.eng);
         fwd_ = batch_normalization_forward(fpd);
         auto mean = wrap(c_md, ctx_, training_ ? mean_.data() : moving_mean_);
         auto var = wrap(c_md, ctx_, training_ ? var_.data() : moving_var_);
@@ -49,7 +52,12 @@ public:
                      {DNNL_ARG_SCALE, wrap(c_md, ctx_, s.w[0])}, {DNNL_ARG_SHIFT, wrap(c_md, ctx_, s.w[1])},
                      {DNNL_ARG_MEAN, mean},
                      {DNNL_ARG_VARIANCE, var}};
-        impl_ = fpd.impl_info_str();
+        if (s.fuse_relu && training_) {
+            workspace_ = memory(fpd.workspace_desc(), ctx_.eng);
+            fwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
+        }
+        ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
+        impl_ = fpd.impl_info_str() + std::string(s.fuse_relu ? " + relu" : "");
         if (!training_ || !s.out_grad) return;
         float* diff_src = s.in_grad[0];
         if (!diff_src) {  // the primitive always writes diff_src
@@ -57,7 +65,7 @@ public:
             diff_src = unused_diff_src_.data();
         }
         batch_normalization_backward::primitive_desc bpd(
-            batch_normalization_backward::desc(prop_kind::backward, data_md, data_md, eps, fl), ctx_.eng, fpd);
+            batch_normalization_backward::desc(prop_kind::backward, data_md, data_md, eps, fl), attr, ctx_.eng, fpd);
         bwd_ = batch_normalization_backward(bpd);
         bwd_args_ = {{DNNL_ARG_SRC, wrap(data_md, ctx_, s.in[0])},
                      {DNNL_ARG_DIFF_DST, wrap(data_md, ctx_, s.out_grad)},
@@ -68,6 +76,8 @@ public:
                      {DNNL_ARG_DIFF_SRC, wrap(data_md, ctx_, diff_src)},
                      {DNNL_ARG_DIFF_SCALE, wrap(c_md, ctx_, s.w_grad[0])},
                      {DNNL_ARG_DIFF_SHIFT, wrap(c_md, ctx_, s.w_grad[1])}};
+        if (workspace_) bwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
+        ctx_.scratch.bind(bpd, ctx_.eng, bwd_args_);
         impl_ += std::string(" / ") + bpd.impl_info_str();
     }
 
@@ -88,8 +98,10 @@ public:
     }
     std::string impl_info() const override { return impl_; }
     std::size_t workspace_bytes() const override {
-        return (mean_.size() + var_.size() + unused_diff_src_.size()) * sizeof(float);
+        return (mean_.size() + var_.size() + unused_diff_src_.size()) * sizeof(float) +
+               (workspace_ ? workspace_.get_desc().get_size() : 0);
     }
+    bool backward_reads_output() const override { return false; }  // its input, statistics and workspace
 
 private:
     CpuContext& ctx_;
@@ -98,6 +110,7 @@ private:
     std::int64_t channels_, samples_ = 0;
     float *moving_mean_, *moving_var_;
     std::vector<float> mean_, var_, unused_diff_src_;  // this batch's statistics
+    memory workspace_;  // fused ReLU: which outputs were clipped
     dnnl::primitive fwd_, bwd_;
     std::unordered_map<int, memory> fwd_args_, bwd_args_;
     std::string impl_;

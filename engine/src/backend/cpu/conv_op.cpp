@@ -79,7 +79,7 @@ public:
     }
 
     void forward() override {
-        if (w_reorder_) run_reorder(w_reorder_, ctx_.strm, user_w_, fwd_w_);
+        if (w_reorder_) run_reorder(w_reorder_, ctx_.strm, user_w_, fwd_w_, w_reorder_scratch_);
         run(fwd_, ctx_.strm, fwd_args_);
         act_.forward();
     }
@@ -87,9 +87,9 @@ public:
     void backward() override {
         act_.backward();
         run(bwd_weights_, ctx_.strm, bwd_weights_args_);
-        if (grad_reorder_) run_reorder(grad_reorder_, ctx_.strm, bwd_w_grad_, user_w_grad_);
+        if (grad_reorder_) run_reorder(grad_reorder_, ctx_.strm, bwd_w_grad_, user_w_grad_, grad_reorder_scratch_);
         if (!bwd_data_) return;
-        if (bwd_w_reorder_) run_reorder(bwd_w_reorder_, ctx_.strm, user_w_, bwd_w_);
+        if (bwd_w_reorder_) run_reorder(bwd_w_reorder_, ctx_.strm, user_w_, bwd_w_, bwd_w_reorder_scratch_);
         run(bwd_data_, ctx_.strm, bwd_data_args_);
     }
 
@@ -97,6 +97,7 @@ public:
     std::optional<SoftmaxTail> softmax_tail() override { return act_.softmax_tail(); }
     void fuse_softmax_into_loss(bool on) override { act_.fuse_softmax_into_loss(on); }
     std::size_t workspace_bytes() const override { return workspace_bytes_ + act_.workspace_bytes(); }
+    bool backward_reads_output() const override { return act_.reads_output(); }
 
 private:
     struct Geometry {
@@ -105,12 +106,19 @@ private:
 
     // A memory in `md` over `user` when the layouts agree, else a buffer of its own and the
     // reorder between them (from user to it when `into` is false, the other way otherwise).
-    memory layout_copy(const memory::desc& md, const memory& user, dnnl::reorder& r, bool into_user) {
+    memory layout_copy(const memory::desc& md, const memory& user, dnnl::reorder& r, memory& scratch,
+                       bool into_user) {
         if (md == user.get_desc()) return user;
         memory m(md, ctx_.eng);
         workspace_bytes_ += md.get_size();
-        r = into_user ? dnnl::reorder(m, user) : dnnl::reorder(user, m);
+        r = into_user ? make_reorder(m, user, scratch) : make_reorder(user, m, scratch);
         return m;
+    }
+
+    dnnl::reorder make_reorder(const memory& from, const memory& to, memory& scratch) {
+        dnnl::reorder::primitive_desc pd(from, to, Scratchpad::attr());
+        scratch = ctx_.scratch.bind(pd, ctx_.eng);
+        return dnnl::reorder(pd);
     }
 
     template <class Fwd, class BwdData, class BwdWeights>
@@ -126,11 +134,12 @@ private:
         typename Fwd::primitive_desc fpd(fd, act_.attr(), ctx_.eng);
         fwd_ = Fwd(fpd);
         user_w_ = wrap(user_w_md_, ctx_, s.w[0]);
-        fwd_w_ = layout_copy(fpd.weights_desc(), user_w_, w_reorder_, false);
+        fwd_w_ = layout_copy(fpd.weights_desc(), user_w_, w_reorder_, w_reorder_scratch_, false);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
                      {DNNL_ARG_WEIGHTS, fwd_w_},
                      {DNNL_ARG_DST, wrap(dst_md_, ctx_, act_.primitive_dst())}};
         if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md_, ctx_, s.w[1]);
+        ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
         impl_ = fpd.impl_info_str();
         if (!s.training) return;
 
@@ -138,32 +147,34 @@ private:
         auto wd = bias ? typename BwdWeights::desc(alg, src_md_, w_any, b_md_, dst_md_, g.strides, g.dilates, g.pad_l,
                                                    g.pad_r)
                        : typename BwdWeights::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r);
-        typename BwdWeights::primitive_desc wpd(wd, ctx_.eng, fpd);
+        typename BwdWeights::primitive_desc wpd(wd, Scratchpad::attr(), ctx_.eng, fpd);
         bwd_weights_ = BwdWeights(wpd);
         user_w_grad_ = wrap(user_w_md_, ctx_, s.w_grad[0]);
-        bwd_w_grad_ = layout_copy(wpd.diff_weights_desc(), user_w_grad_, grad_reorder_, true);
+        bwd_w_grad_ = layout_copy(wpd.diff_weights_desc(), user_w_grad_, grad_reorder_, grad_reorder_scratch_, true);
         bwd_weights_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
                              {DNNL_ARG_DIFF_DST, diff_dst},
                              {DNNL_ARG_DIFF_WEIGHTS, bwd_w_grad_}};
         if (bias) bwd_weights_args_[DNNL_ARG_DIFF_BIAS] = wrap(b_md_, ctx_, s.w_grad[1]);
+        ctx_.scratch.bind(wpd, ctx_.eng, bwd_weights_args_);
         impl_ += std::string(" / ") + wpd.impl_info_str();
 
         if (!s.in_grad[0]) return;
         // Weights as `any` (the forward's desc would select a reference kernel).
         typename BwdData::primitive_desc dpd(
-            typename BwdData::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r), ctx_.eng,
-            fpd);
+            typename BwdData::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r),
+            Scratchpad::attr(), ctx_.eng, fpd);
         bwd_data_ = BwdData(dpd);
         if (dpd.weights_desc() == fwd_w_.get_desc()) {
             bwd_w_ = fwd_w_;  // the forward pass reordered them this step already
         } else {
             bwd_w_ = memory(dpd.weights_desc(), ctx_.eng);
             workspace_bytes_ += dpd.weights_desc().get_size();
-            bwd_w_reorder_ = reorder(user_w_, bwd_w_);
+            bwd_w_reorder_ = make_reorder(user_w_, bwd_w_, bwd_w_reorder_scratch_);
         }
         bwd_data_args_ = {{DNNL_ARG_DIFF_DST, diff_dst},
                           {DNNL_ARG_WEIGHTS, bwd_w_},
                           {DNNL_ARG_DIFF_SRC, wrap(src_md_, ctx_, s.in_grad[0])}};
+        ctx_.scratch.bind(dpd, ctx_.eng, bwd_data_args_);
         impl_ += std::string(" / ") + dpd.impl_info_str();
     }
 
@@ -176,6 +187,7 @@ private:
     dnnl::primitive fwd_, bwd_data_, bwd_weights_;
     dnnl::reorder w_reorder_, bwd_w_reorder_, grad_reorder_;
     memory user_w_, fwd_w_, bwd_w_, user_w_grad_, bwd_w_grad_;
+    memory w_reorder_scratch_, bwd_w_reorder_scratch_, grad_reorder_scratch_;  // usually empty
     std::unordered_map<int, memory> fwd_args_, bwd_data_args_, bwd_weights_args_;
     std::string impl_;
     std::size_t workspace_bytes_ = 0;

@@ -2,10 +2,13 @@
 // Reshape) aliases its input. Gradients: a node's consumers write d(loss)/d(output) straight
 // into its gradient buffer when it has one consumer; with several, each consumer gets its own
 // slot and the slots are summed before the node's backward.
+// ReLU rewrites (PlanOptions::fuse): a plain ReLU that is a BatchNormalization's only consumer
+// is folded into it (oneDNN's fuse_norm_relu) and becomes an alias of its output; another ReLU
+// overwrites its input's buffer when nobody else reads that buffer (see relu_in_place_ok).
 #include <algorithm>
 #include <map>
 
-#include "backend/cpu/op.h"
+#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/memory.h"
 #include "layerforge/graph/plan.h"
@@ -57,8 +60,21 @@ struct Plan::Impl {
         std::map<std::string, bool> needs_grad;
         std::map<std::string, int> fanout;
         std::map<std::string, std::size_t> step_of;
-        for (const Edge& e : g.edges) ++fanout[e.from.node];
+        std::map<std::string, std::string> consumer;  // of a node with one consumer
+        for (const Edge& e : g.edges) ++fanout[e.from.node], consumer[e.from.node] = e.to.node;
         buffers.reserve(4 * a.order.size() + 4);
+        // The producer of a one-input node that feeds nothing else ("" when there is none).
+        auto only_input = [&](const std::string& id) -> std::string {
+            auto edges = g.inputs_of(id);
+            return edges.size() == 1 && fanout[edges[0].from.node] == 1 ? edges[0].from.node : "";
+        };
+        auto type_of = [&](const std::string& id) -> const std::string& { return a.nodes.at(id).spec->type; };
+        // A BatchNormalization whose only consumer is a plain ReLU that it absorbs.
+        auto folds_relu = [&](const std::string& bn) {
+            if (!opt.fuse || type_of(bn) != "BatchNormalization" || fanout[bn] != 1) return false;
+            const std::string& next = consumer.at(bn);
+            return is_plain_relu(a.nodes.at(next)) && !only_input(next).empty();
+        };
 
         for (const std::string& id : a.order) {
             const NodeInfo& info = a.nodes.at(id);
@@ -72,7 +88,12 @@ struct Plan::Impl {
             needs_grad[id] = ng;
 
             OpSetup setup{.ctx = ctx, .node = info, .batch = opt.batch, .training = training,
-                          .seed = opt.seed + step_of.size() * 7919};
+                          .seed = opt.seed + step_of.size() * 7919, .fuse_relu = folds_relu(id),
+                          .dry_run = count_only};
+            const std::string producer = only_input(id);
+            const bool folded = !producer.empty() && folds_relu(producer);
+            const bool in_place = !folded && !producer.empty() && opt.fuse && relu_runs_in_place(info) &&
+                                  relu_in_place_ok(steps[step_of.at(producer)], a.nodes.at(producer));
             for (const Edge& e : in_edges) {
                 setup.in.push_back(out_of.at(e.from.node));
                 float* slot = nullptr;
@@ -83,17 +104,17 @@ struct Plan::Impl {
                 }
                 setup.in_grad.push_back(slot);
             }
-            if (info.spec->view) {
+            if (info.spec->view || folded) {
                 out_of[id] = const_cast<float*>(setup.in[0]);
                 grad_of[id] = setup.in_grad[0];
             } else {
-                out_of[id] = new_activation(st.count);
+                out_of[id] = in_place ? const_cast<float*>(setup.in[0]) : new_activation(st.count);
                 if (is_input) inputs.push_back(out_of[id]);
                 grad_of[id] = ng ? new_gradient(st.count) : nullptr;
                 if (is_input) input_grads.push_back(grad_of[id]);
             }
             st.grad = grad_of[id];
-            if (info.spec->make_cpu && !count_only) {
+            if (info.spec->make_cpu && !folded) {
                 setup.out = out_of[id];
                 setup.out_grad = st.grad;
                 for (const WeightRef* w : model.weights_of(id)) {
@@ -105,7 +126,7 @@ struct Plan::Impl {
                 } catch (const dnnl::error& e) {
                     throw runtime_error("node '" + id + "': oneDNN could not build a kernel: " + e.what());
                 }
-                bytes.workspaces += st.op->workspace_bytes();
+                if (st.op) bytes.workspaces += st.op->workspace_bytes();
             }
             step_of[id] = steps.size();
             steps.push_back(std::move(st));
@@ -117,7 +138,16 @@ struct Plan::Impl {
         output_op = last.op.get();
         if (training && !last.grad) last.grad = grad_of[out_id] = new_gradient(last.count);
         output_grad = last.grad;
-        if (!count_only) lease = MemoryLease(bytes);
+        bytes.workspaces += ctx.scratch.bytes();
+        if (count_only) return;
+        ctx.scratch.allocate();
+        lease = MemoryLease(bytes);
+    }
+
+    // The producer's buffer may be overwritten by the ReLU after it (its only consumer) when the
+    // producer owns it (not an Input or a view) and its backward does not read it.
+    static bool relu_in_place_ok(const Step& producer, const NodeInfo& info) {
+        return producer.op && !info.spec->view && !producer.op->backward_reads_output();
     }
 
     void sum_slots(Step& st) {
@@ -142,6 +172,7 @@ Plan::Plan(Model& model, const PlanOptions& options) : impl_(std::make_unique<Im
 Plan::~Plan() = default;
 
 MemoryBreakdown Plan::memory() const { return impl_->bytes; }
+std::size_t Plan::scratchpad_bytes() const { return impl_->ctx.scratch.bytes(); }
 
 MemoryBreakdown Plan::estimate(const Model& model, const PlanOptions& options) {
     return Impl(const_cast<Model&>(model), options, true).bytes;  // counts only: nothing is written

@@ -24,6 +24,8 @@ public:
         if (training_) mask_.resize(count_);
     }
 
+    bool backward_reads_output() const override { return false; }  // its mask
+
     void forward() override {
         if (!training_ || rate_ == 0) {
             std::memcpy(out_, in_, count_ * sizeof(float));

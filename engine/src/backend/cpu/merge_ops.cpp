@@ -16,10 +16,11 @@ public:
                                         out_grad_(s.out_grad), in_grad_(s.in_grad) {
         auto md = plain_md({std::int64_t(count_)});
         std::vector<dnnl::memory::desc> mds(s.in.size(), md);
-        dnnl::sum::primitive_desc pd(md, std::vector<float>(s.in.size(), 1.f), mds, ctx_.eng);
+        dnnl::sum::primitive_desc pd(md, std::vector<float>(s.in.size(), 1.f), mds, ctx_.eng, Scratchpad::attr());
         sum_ = dnnl::sum(pd);
         for (std::size_t i = 0; i < s.in.size(); ++i) args_[DNNL_ARG_MULTIPLE_SRC + int(i)] = wrap(md, ctx_, s.in[i]);
         args_[DNNL_ARG_DST] = wrap(md, ctx_, s.out);
+        ctx_.scratch.bind(pd, ctx_.eng, args_);
         impl_ = pd.impl_info_str();
     }
     void forward() override { run(sum_, ctx_.strm, args_); }
@@ -28,6 +29,7 @@ public:
             if (g) std::memcpy(g, out_grad_, count_ * sizeof(float));
     }
     std::string impl_info() const override { return impl_; }
+    bool backward_reads_output() const override { return false; }
 
 private:
     CpuContext& ctx_;
@@ -55,10 +57,11 @@ public:
             mds.push_back(plain_md({outer_, block}));
         }
         std::int64_t total = out.elements() * s.batch / outer_;
-        dnnl::concat::primitive_desc pd(plain_md({outer_, total}), 1, mds, ctx_.eng);
+        dnnl::concat::primitive_desc pd(plain_md({outer_, total}), 1, mds, ctx_.eng, Scratchpad::attr());
         concat_ = dnnl::concat(pd);
         for (std::size_t i = 0; i < s.in.size(); ++i) args_[DNNL_ARG_MULTIPLE_SRC + int(i)] = wrap(mds[i], ctx_, s.in[i]);
         args_[DNNL_ARG_DST] = wrap(pd.dst_desc(), ctx_, s.out);
+        ctx_.scratch.bind(pd, ctx_.eng, args_);
         impl_ = pd.impl_info_str();
         total_ = total;
     }
@@ -73,6 +76,7 @@ public:
         }
     }
     std::string impl_info() const override { return impl_; }
+    bool backward_reads_output() const override { return false; }
 
 private:
     CpuContext& ctx_;

@@ -11,6 +11,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "backend/cpu/scratchpad.h"
 #include "layerforge/graph/analysis.h"
 
 namespace lf {
@@ -18,6 +19,7 @@ namespace lf {
 struct CpuContext {
     dnnl::engine eng{dnnl::engine::kind::cpu, 0};
     dnnl::stream strm{eng};
+    Scratchpad scratch;  // every primitive's scratchpad, one buffer per plan
 };
 
 struct OpSetup {
@@ -31,6 +33,8 @@ struct OpSetup {
     float* out = nullptr;
     float* out_grad = nullptr;      // null in inference plans
     std::vector<float*> w, w_grad;  // in LayerInfo::weights order
+    bool fuse_relu = false;         // BatchNormalization: apply the ReLU that is its only consumer
+    bool dry_run = false;           // an estimate: buffers are placeholders, build but never run
 };
 
 // A layer whose output is softmax(logits) over the last axis. A cross-entropy loss then writes
@@ -52,6 +56,9 @@ public:
     virtual void seek_rng(std::uint64_t step) { (void)step; }
     // Bytes the op holds beyond the plan's buffers: reordered weights, pooling indices, statistics.
     virtual std::size_t workspace_bytes() const { return 0; }
+    // Whether backward() reads this op's output buffer; a ReLU after it may overwrite that
+    // buffer in place only when it does not.
+    virtual bool backward_reads_output() const { return true; }
 };
 
 // Helpers shared by the ops.
@@ -76,10 +83,13 @@ inline void run(const dnnl::primitive& p, const dnnl::stream& s, const std::unor
     dnnl::error::wrap_c_api(dnnl_primitive_execute(p.get(), s.get(), n, c_args), "could not execute a primitive");
 }
 
+// `scratch` is the reorder's scratchpad from Scratchpad::bind, empty when it needs none.
 inline void run_reorder(const dnnl::primitive& r, const dnnl::stream& s, const dnnl::memory& from,
-                        const dnnl::memory& to) {
-    const dnnl_exec_arg_t c_args[] = {{DNNL_ARG_FROM, from.get()}, {DNNL_ARG_TO, to.get()}};
-    dnnl::error::wrap_c_api(dnnl_primitive_execute(r.get(), s.get(), 2, c_args), "could not execute a reorder");
+                        const dnnl::memory& to, const dnnl::memory& scratch) {
+    const dnnl_exec_arg_t c_args[] = {
+        {DNNL_ARG_FROM, from.get()}, {DNNL_ARG_TO, to.get()}, {DNNL_ARG_SCRATCHPAD, scratch.get(true)}};
+    dnnl::error::wrap_c_api(dnnl_primitive_execute(r.get(), s.get(), scratch ? 3 : 2, c_args),
+                            "could not execute a reorder");
 }
 
 }  // namespace lf

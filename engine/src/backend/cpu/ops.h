@@ -16,4 +16,9 @@ std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s);      // window and glo
 std::unique_ptr<CpuOp> make_batch_norm_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_zero_padding_op(const OpSetup& s);
 
+// ReLU rewrites of the plan (activation_op.cpp): a ReLU whose backward can run from its output
+// (slope >= 0, no threshold or cap) may run in place; a plain max(x, 0) may fold into BatchNorm.
+bool relu_runs_in_place(const NodeInfo& node);
+bool is_plain_relu(const NodeInfo& node);
+
 }  // namespace lf

@@ -35,9 +35,11 @@ public:
         const algorithm alg = is_max ? algorithm::pooling_max : algorithm::pooling_avg_exclude_padding;
         auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
         pooling_forward::primitive_desc fpd(
-            pooling_forward::desc(prop, alg, src_md, dst_md, strides, kernel, pad_l, pad_r), ctx_.eng);
+            pooling_forward::desc(prop, alg, src_md, dst_md, strides, kernel, pad_l, pad_r), Scratchpad::attr(),
+            ctx_.eng);
         fwd_ = pooling_forward(fpd);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md, ctx_, s.in[0])}, {DNNL_ARG_DST, wrap(dst_md, ctx_, s.out)}};
+        ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
         impl_ = fpd.impl_info_str();
         if (!s.training || !s.in_grad[0]) return;
         if (is_max) {
@@ -45,11 +47,13 @@ public:
             fwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
         }
         pooling_backward::primitive_desc bpd(
-            pooling_backward::desc(alg, src_md, dst_md, strides, kernel, pad_l, pad_r), ctx_.eng, fpd);
+            pooling_backward::desc(alg, src_md, dst_md, strides, kernel, pad_l, pad_r), Scratchpad::attr(), ctx_.eng,
+            fpd);
         bwd_ = pooling_backward(bpd);
         bwd_args_ = {{DNNL_ARG_DIFF_DST, wrap(dst_md, ctx_, s.out_grad)},
                      {DNNL_ARG_DIFF_SRC, wrap(src_md, ctx_, s.in_grad[0])}};
         if (is_max) bwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
+        ctx_.scratch.bind(bpd, ctx_.eng, bwd_args_);
         impl_ += std::string(" / ") + bpd.impl_info_str();
     }
 
@@ -59,6 +63,7 @@ public:
     }
     std::string impl_info() const override { return impl_; }
     std::size_t workspace_bytes() const override { return workspace_ ? workspace_.get_desc().get_size() : 0; }
+    bool backward_reads_output() const override { return false; }  // max pooling reads its workspace
 
 private:
     CpuContext& ctx_;

@@ -49,17 +49,18 @@ PostActivation::PostActivation(CpuContext& ctx, const std::string& name, std::in
     auto md = plain_md({rows, cols});
     eltwise_forward::primitive_desc hint(
         eltwise_forward::desc(prop_kind::forward_training, fused->bwd, md, fused->alpha, 0.f), ctx_.eng);
-    eltwise_backward::primitive_desc bpd(eltwise_backward::desc(fused->bwd, md, md, fused->alpha, 0.f), ctx_.eng,
-                                         hint);
+    eltwise_backward::primitive_desc bpd(eltwise_backward::desc(fused->bwd, md, md, fused->alpha, 0.f),
+                                         Scratchpad::attr(), ctx_.eng, hint);
     bwd_ = eltwise_backward(bpd);
     bwd_args_ = {{DNNL_ARG_DST, wrap(md, ctx_, out)},
                  {DNNL_ARG_DIFF_DST, wrap(md, ctx_, out_grad)},
                  {DNNL_ARG_DIFF_SRC, wrap(md, ctx_, diff_dst_)}};
+    ctx_.scratch.bind(bpd, ctx_.eng, bwd_args_);
     impl_ += std::string(" / ") + bpd.impl_info_str();
 }
 
 dnnl::primitive_attr PostActivation::attr() const {
-    dnnl::primitive_attr attr;
+    dnnl::primitive_attr attr = Scratchpad::attr();
     if (fused_fwd_ != dnnl::algorithm::undef) {
         dnnl::post_ops po;
         po.append_eltwise(1.f, fused_fwd_, alpha_, 0.f);

@@ -22,7 +22,7 @@ public:
     PostActivation(const PostActivation&) = delete;
     PostActivation& operator=(const PostActivation&) = delete;
 
-    dnnl::primitive_attr attr() const;        // carries the fused post-op, if any
+    dnnl::primitive_attr attr() const;        // the fused post-op, if any; user scratchpad
     float* primitive_dst() const { return dst_; }          // where the primitive writes
     float* primitive_diff_dst() const { return diff_dst_; }  // what its backward reads
     void forward();   // after the primitive
@@ -31,6 +31,8 @@ public:
     std::size_t workspace_bytes() const { return (pre_.size() + pre_grad_.size()) * sizeof(float); }
 
     std::optional<SoftmaxTail> softmax_tail();
+    // Whether backward() reads the layer's output (a fused activation differentiated from it, or softmax).
+    bool reads_output() const { return bool(bwd_) || (act_ && act_->backward_reads_dst()); }
     void fuse_softmax_into_loss(bool on) { fused_softmax_ = on; }
 
 private:

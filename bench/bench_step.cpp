@@ -1,0 +1,150 @@
+// One training step of a template split into its parts, for profiling and A/B comparisons
+// on a shared machine: the plan's forward, the loss with the backward, the optimizer update,
+// each timed by wall clock, plus the process CPU time per image (robust when other jobs
+// take the cores). Variants run in alternating rounds in one process (A B A B ...), so
+// load changes hit both alike; each variant reports the median over rounds and the spread.
+//
+//   --fuse 1,0     the plan's ReLU rewrites on and off (PlanOptions::fuse)
+//
+// Usage: bench_step [--project FILE] [--batch 50] [--steps 20] [--rounds 6] [--fuse 1,0] [--threads N]
+// Data are random inputs and labels: the work per step does not depend on the values.
+#include <omp.h>
+
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <random>
+
+#include "layerforge/graph/plan.h"
+#include "layerforge/train/loss.h"
+#include "layerforge/train/optimizer.h"
+
+#include "bench_common.h"
+
+namespace {
+
+using namespace bench;
+
+double cpu_ms() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+struct Round {
+    double forward = 0, backward = 0, update = 0, cpu_per_image = 0;  // ms per step; CPU ms per image
+    double step() const { return forward + backward + update; }
+};
+
+class Variant {
+public:
+    Variant(const lf::Project& p, std::int64_t batch, bool fuse)
+        : model_(p.graph), batch_(batch),
+          plan_((model_.init_weights(1), model_), {.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse}),
+          loss_(lf::make_loss(p.training.loss, p.training.loss_params)),
+          opt_(lf::make_optimizer(p.training.optimizer.type, p.training.optimizer.params)) {
+        opt_->bind(model_.weights().size());
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> u(0.f, 1.f);
+        const std::int64_t n = batch * model_.info(model_.input_node()).layer.output.elements();
+        for (std::int64_t i = 0; i < n; ++i) plan_.input()[i] = u(rng);
+        labels_.resize(std::size_t(batch));
+        for (auto& l : labels_) l = std::int32_t(rng() % std::uint32_t(plan_.output_width()));
+    }
+
+    // Mean milliseconds per step of each part over `steps` steps; the training steps' CPU time.
+    Round run(int steps) {
+        Round r;
+        for (int s = 0; s < steps; ++s) {  // inference-style forward passes of the training plan
+            auto t = Clock::now();
+            plan_.forward();
+            r.forward += ms_since(t);
+        }
+        const double cpu0 = cpu_ms();
+        for (int s = 0; s < steps; ++s) {
+            auto t = Clock::now();
+            plan_.train_step(labels_.data(), *loss_);  // forward + loss + backward
+            r.backward += ms_since(t);
+            t = Clock::now();
+            opt_->step(model_.weights().data(), model_.grads().data(), model_.trainable_size(), 1e-3);
+            r.update += ms_since(t);
+        }
+        r.cpu_per_image = (cpu_ms() - cpu0) / double(steps * batch_);
+        for (double* v : {&r.forward, &r.backward, &r.update}) *v /= steps;
+        r.backward -= r.forward;  // what train_step adds to a forward pass: the loss and the backward
+        return r;
+    }
+
+private:
+    lf::Model model_;
+    std::int64_t batch_;
+    lf::Plan plan_;
+    std::unique_ptr<lf::Loss> loss_;
+    std::unique_ptr<lf::Optimizer> opt_;
+    std::vector<std::int32_t> labels_;
+};
+
+void usage() {
+    std::fprintf(stderr, "usage: bench_step [--project FILE] [--batch N] [--steps N] [--rounds N] [--fuse 1,0] "
+                         "[--threads N]\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_cnn.lfproj";
+    std::int64_t batch = 50;
+    int steps = 20, rounds = 6, threads = 0;
+    std::vector<bool> fuse{true, false};
+    const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
+        if (a == "--project") project = value();
+        else if (a == "--batch") batch = std::stoll(value());
+        else if (a == "--steps") steps = std::stoi(value());
+        else if (a == "--rounds") rounds = std::stoi(value());
+        else if (a == "--threads") threads = std::stoi(value());
+        else if (a == "--fuse") {
+            fuse.clear();
+            for (const char* c = value(); *c; ++c)
+                if (*c == '0' || *c == '1') fuse.push_back(*c == '1');
+        } else return false;
+        return true;
+    });
+    if (stop >= 0) return stop;
+    if (threads > 0) omp_set_num_threads(threads);
+    try {
+        lf::Project p = lf::load_project(project);
+        std::vector<std::unique_ptr<Variant>> variants;
+        for (bool f : fuse) variants.push_back(std::make_unique<Variant>(p, batch, f));
+        for (auto& v : variants) v->run(2);  // warm-up: first-touch pages, oneDNN's caches
+        std::vector<std::vector<Round>> rows(variants.size());
+        for (int r = 0; r < rounds; ++r)
+            for (std::size_t i = 0; i < variants.size(); ++i) rows[i].push_back(variants[i]->run(steps));
+        std::printf("%s, batch %lld, %d rounds of %d steps, OpenMP threads %d; ms per step, median [min..max] "
+                    "over rounds\n", p.name.c_str(), (long long)batch, rounds, steps, omp_get_max_threads());
+        std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %s\n", "fuse", "forward", "loss+backward",
+                    "optimizer", "step", "CPU ms per image", "images/s (median step)");
+        for (std::size_t i = 0; i < variants.size(); ++i) {
+            auto col = [&](double (*get)(const Round&)) {
+                std::vector<double> v;
+                for (const Round& r : rows[i]) v.push_back(get(r));
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.3f [%.3f..%.3f]", percentile(v, 0.5), percentile(v, 0),
+                              percentile(v, 1));
+                return std::string(buf);
+            };
+            std::vector<double> step;
+            for (const Round& r : rows[i]) step.push_back(r.step());
+            std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %.0f\n", fuse[i] ? "on" : "off",
+                        col([](const Round& r) { return r.forward; }).c_str(),
+                        col([](const Round& r) { return r.backward; }).c_str(),
+                        col([](const Round& r) { return r.update; }).c_str(),
+                        col([](const Round& r) { return r.step(); }).c_str(),
+                        col([](const Round& r) { return r.cpu_per_image; }).c_str(),
+                        1000.0 * double(batch) / percentile(step, 0.5));
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_step: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
