@@ -206,7 +206,9 @@ SessionResult TrainingSession::run() {
     }
 
     RunRecorder recorder(store, result.run, model, trainer.optimizer(), policy);
+    std::optional<CheckpointInfo> last_saved;  // named when the run fails: what is safe to restore
     recorder.on_saved = [&](const CheckpointInfo& c) {
+        last_saved = c;
         out.on_line("checkpoint " + c.name() + " saved (id " + std::to_string(c.id) + ")");
         out.on_checkpoint(c);
     };
@@ -221,8 +223,16 @@ SessionResult TrainingSession::run() {
         throw;
     }
     set_trainer(nullptr);
-    if (result.fit.status == "failed") record_failure(recorder, &result.fit.message);
-    else recorder.finish(result.fit.status);
+    if (result.fit.status == "failed") {
+        if (last_saved) {
+            if (result.fit.message.ends_with('.')) result.fit.message.pop_back();
+            result.fit.message += "; the run's last checkpoint, " + last_saved->name() + " (epoch " +
+                                  std::to_string(last_saved->epoch) + "), is kept";
+        }
+        record_failure(recorder, &result.fit.message);
+    } else {
+        recorder.finish(result.fit.status);
+    }
     const std::vector<FileProblem> problems = pipeline_problems(*data);
     for (const FileProblem& f : problems) out.on_line("skipped " + f.path + ": " + f.reason);
     if (!problems.empty()) out.on_pipeline_problems(problems);
