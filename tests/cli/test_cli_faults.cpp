@@ -10,9 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "image_folder_fixture.h"
-#include "layerforge/project/project.h"
-#include "layerforge/store/checkpoint.h"
+#include "fault_fixtures.h"
 #include "layerforge/store/run_store.h"
 
 using namespace lf;
@@ -49,38 +47,6 @@ int countEvents(const CliRun& r, const char* event) {
     int n = 0;
     for (const json& j : r.lines()) n += j.value("event", "") == event;
     return n;
-}
-
-// The tiny image project that decodes its files every epoch (no cache), so deleting them bites.
-Project uncachedProject(const QString& images, std::int64_t epochs) {
-    Project p = tinyImageProject(images, epochs);
-    p.dataset.image["cache"] = std::string("none");
-    return p;
-}
-
-// A model whose training plan needs ~129 GB at batch 60 (a 1x1 Conv2D with 65,536 filters on a
-// 64x64 input) while its weights take 1.3 MB: the plan is the allocation that cannot succeed.
-Project hugePlanProject(const QString& images) {
-    Project p = tinyImageProject(images, 1);
-    p.graph.nodes = {{"input", "Input", "input", {{"shape", IntList{64, 64, 1}}}, 0, 0},
-                     {"conv", "Conv2D", "conv", {{"filters", std::int64_t(65536)}, {"kernel_size", IntList{1, 1}}}, 0, 0},
-                     {"gap", "GlobalAveragePooling2D", "gap", {}, 0, 0},
-                     {"dense", "Dense", "dense", {{"units", std::int64_t(3)}}, 0, 0},
-                     {"softmax", "Softmax", "softmax", {}, 0, 0}};
-    p.graph.edges = {{{"input", 0}, {"conv", 0}}, {{"conv", 0}, {"gap", 0}}, {{"gap", 0}, {"dense", 0}},
-                     {{"dense", 0}, {"softmax", 0}}};
-    p.training.batch_size = 64;  // 60 images: batches of 60
-    return p;
-}
-
-// Every checkpoint of the run passes its checksum and loads into the project's model.
-void verifyRestorable(RunStore& store, const Project& p, std::int64_t run) {
-    const auto saved = store.checkpoints(run);
-    QVERIFY(!saved.empty());
-    for (const CheckpointInfo& c : saved) {
-        Model m(p.graph);
-        QVERIFY(restore_checkpoint_weights(m, store.checkpoint_blob(c.id), "checkpoint", false).empty());
-    }
 }
 
 }  // namespace
@@ -126,7 +92,9 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(QString("setup step %1 failed: %2").arg(r.code).arg(r.err)));
         QCOMPARE(fileBytes(out + "/train.rc").trimmed(), QByteArray("1"));
         const QString err = fileBytes(out + "/train.err");
-        QVERIFY2(err.contains(vol + "/p.lfruns") && err.contains("disk is full"), qPrintable(err));
+        QVERIFY2(err.contains("the checkpoint at step ") && err.contains(vol + "/p.lfruns") &&
+                     err.contains("disk is full"),
+                 qPrintable(err));
         const int saved = countEvents(r, "checkpoint");
         QVERIFY2(saved >= 2, qPrintable(r.out));  // a few checkpoints fit before the disk filled
         QCOMPARE(resultOf(r)["status"], "failed");
