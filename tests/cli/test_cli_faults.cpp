@@ -31,6 +31,22 @@ CliRun isolated(const QString& script, const QMap<QString, QString>& vars = {}) 
             p.readAllStandardError()};
 }
 
+// On a tmpfs of `size` at VOL (a private namespace): copies the project there, trains it once
+// (a finished run, its weights copied to OUT/weights-before), runs the `fault` commands, then
+// lists the checkpoints there (OUT/list.txt, OUT/list.rc) and copies the weights file out.
+CliRun onVolume(const QString& size, const QString& project, const QString& vol, const QString& out,
+                const QString& fault) {
+    const QString before = R"(mount -t tmpfs -o size=$SIZE tmpfs "$VOL" || exit 90
+                              cp "$SRC" "$VOL/p.lfproj"
+                              "$LF_CLI" train "$VOL/p.lfproj" > /dev/null || exit 91
+                              cp "$VOL/p.weights.safetensors" "$OUT/weights-before")";
+    const QString after = R"("$LF_CLI" checkpoints list "$VOL/p.lfproj" --json > "$OUT/list.txt"
+                             echo "$?" > "$OUT/list.rc"
+                             cp "$VOL/p.weights.safetensors" "$OUT/"
+                             exit 0)";
+    return isolated(before + "\n" + fault + "\n" + after, {{"SIZE", size}, {"VOL", vol}, {"OUT", out}, {"SRC", project}});
+}
+
 QByteArray fileBytes(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -79,16 +95,10 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(vol) && QDir().mkpath(out));
         // 2 MB: the store, the first run and a few checkpoints of the second fit; the WAL of the
         // second run fills the rest. The store is copied out while the namespace still has it.
-        const CliRun r = isolated(
-            R"(mount -t tmpfs -o size=2m tmpfs "$VOL" || exit 90
-               cp "$SRC" "$VOL/p.lfproj"
-               "$LF_CLI" train "$VOL/p.lfproj" > /dev/null || exit 91
-               cp "$VOL/p.weights.safetensors" "$OUT/weights-before"
-               "$LF_CLI" train "$VOL/p.lfproj" --epochs 100000 --json 2> "$OUT/train.err"; echo "$?" > "$OUT/train.rc"
-               "$LF_CLI" checkpoints list "$VOL/p.lfproj" --json > "$OUT/list.txt"; echo "$?" > "$OUT/list.rc"
-               for f in p.lfruns p.lfruns-wal p.weights.safetensors; do [ -e "$VOL/$f" ] && cp "$VOL/$f" "$OUT/"; done
-               exit 0)",
-            {{"VOL", vol}, {"OUT", out}, {"SRC", source}});
+        const CliRun r = onVolume("2m", source, vol, out,
+                                  R"("$LF_CLI" train "$VOL/p.lfproj" --epochs 100000 --json 2> "$OUT/train.err"
+                                     echo "$?" > "$OUT/train.rc"
+                                     for f in p.lfruns p.lfruns-wal; do [ -e "$VOL/$f" ] && cp "$VOL/$f" "$OUT/"; done)");
         QVERIFY2(r.code == 0, qPrintable(QString("setup step %1 failed: %2").arg(r.code).arg(r.err)));
         QCOMPARE(fileBytes(out + "/train.rc").trimmed(), QByteArray("1"));
         const QString err = fileBytes(out + "/train.err");
@@ -121,17 +131,10 @@ private Q_SLOTS:
         const QString source = save(uncachedProject(images_, 1), "ro");
         const QString vol = dir_.filePath("ro-vol"), out = dir_.filePath("ro-out");
         QVERIFY(QDir().mkpath(vol) && QDir().mkpath(out));
-        const CliRun r = isolated(
-            R"(mount -t tmpfs -o size=4m tmpfs "$VOL" || exit 90
-               cp "$SRC" "$VOL/p.lfproj"
-               "$LF_CLI" train "$VOL/p.lfproj" > /dev/null || exit 91
-               cp "$VOL/p.weights.safetensors" "$OUT/weights-before"
-               mount -o remount,ro "$VOL" || exit 92
-               "$LF_CLI" train "$VOL/p.lfproj" --epochs 2 --json 2> "$OUT/train.err"; echo "$?" > "$OUT/train.rc"
-               "$LF_CLI" checkpoints list "$VOL/p.lfproj" --json > "$OUT/list.txt"; echo "$?" > "$OUT/list.rc"
-               cp "$VOL/p.weights.safetensors" "$OUT/weights-after"
-               exit 0)",
-            {{"VOL", vol}, {"OUT", out}, {"SRC", source}});
+        const CliRun r = onVolume("4m", source, vol, out,
+                                  R"(mount -o remount,ro "$VOL" || exit 92
+                                     "$LF_CLI" train "$VOL/p.lfproj" --epochs 2 --json 2> "$OUT/train.err"
+                                     echo "$?" > "$OUT/train.rc")");
         QVERIFY2(r.code == 0, qPrintable(QString("setup step %1 failed: %2").arg(r.code).arg(r.err)));
         QCOMPARE(fileBytes(out + "/train.rc").trimmed(), QByteArray("1"));
         const QString err = fileBytes(out + "/train.err");
@@ -143,7 +146,7 @@ private Q_SLOTS:
         QCOMPARE(fileBytes(out + "/list.rc").trimmed(), QByteArray("0"));
         const CliRun list{0, fileBytes(out + "/list.txt"), {}};
         QVERIFY2(list.out.contains("ckpt-15"), qPrintable(list.out));
-        QCOMPARE(fileBytes(out + "/weights-after"), fileBytes(out + "/weights-before"));
+        QCOMPARE(fileBytes(out + "/p.weights.safetensors"), fileBytes(out + "/weights-before"));
     }
 
     // 3. The dataset folder disappears while the run goes on (files decoded every epoch).
