@@ -132,7 +132,7 @@ private Q_SLOTS:
         const QString vol = dir_.filePath("ro-vol"), out = dir_.filePath("ro-out");
         QVERIFY(QDir().mkpath(vol) && QDir().mkpath(out));
         const CliRun r = onVolume("4m", source, vol, out,
-                                  R"(mount -o remount,ro "$VOL" || exit 92
+                                  R"(mount -o remount,bind,ro "$VOL" || exit 92
                                      "$LF_CLI" train "$VOL/p.lfproj" --epochs 2 --json 2> "$OUT/train.err"
                                      echo "$?" > "$OUT/train.rc")");
         QVERIFY2(r.code == 0, qPrintable(QString("setup step %1 failed: %2").arg(r.code).arg(r.err)));
