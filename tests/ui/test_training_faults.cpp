@@ -128,6 +128,7 @@ private Q_SLOTS:
         QVERIFY2(message.contains("the loss became") && message.contains(", step "), qPrintable(finished[0][1].toString()));
         QVERIFY(epochEnds(events) >= 1);  // mid-run, not at step 1
         RunStore store(s.window.session()->storePath().toStdString(), false);
+        QVERIFY(!store.checkpoints(s.controller->runId()).empty());
         const CheckpointInfo last = store.checkpoints(s.controller->runId()).back();
         QVERIFY2(message.contains(QString("at epoch %1,").arg(last.epoch + 1)), qPrintable(message));
         QVERIFY2(message.contains("last checkpoint, " + QString::fromStdString(last.name())), qPrintable(message));
