@@ -1716,6 +1716,22 @@ Estimated training memory at batch %5: %6</source>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>不限制</translation>
+    </message>
+    <message>
+        <source>A run whose memory estimate exceeds this stops before it allocates</source>
+        <translation>内存估算超过此值的训练会在分配内存之前停止</translation>
+    </message>
+    <message>
+        <source>Memory limit</source>
+        <translation>内存上限</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::TrainingWorker</name>

@@ -1,10 +1,9 @@
 // layerforge-cli info PROJECT: a model summary like Keras' model.summary().
-#include <cstdio>
-
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/analysis.h"
 #include "layerforge/graph/plan.h"
+#include "layerforge/train/memory_budget.h"
 #include "layerforge/train/optimizer.h"
 
 namespace lf::cli {
@@ -25,23 +24,14 @@ std::string pad(std::string s, std::size_t width) {
     return s + " ";
 }
 
-std::string megabytes(std::size_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / 1e6);
-    return buf;
-}
-
 // Training memory at the project's batch size, before anything is allocated: weights and their
 // gradients, the optimizer's state, the plan's activations and activation gradients, and the
 // kernels' workspaces (oneDNN's scratchpad included).
 Json memory_estimate(const Project& p, const Reporter& out) {
     Model model(p.graph);
     const std::int64_t batch = p.training.batch_size;
-    MemoryBreakdown m = Plan::estimate(model, {.batch = batch, .mode = PlanMode::Train});
-    m.weights = model.weights().size() * sizeof(float);
-    m.gradients += model.grads().size() * sizeof(float);
     const auto optimizer = make_optimizer(p.training.optimizer.type, p.training.optimizer.params);
-    m.optimizer_state = optimizer->state().size() * model.weights().size() * sizeof(float);
+    const MemoryBreakdown m = estimate_training_memory(model, *optimizer, {.batch = batch, .mode = PlanMode::Train});
     out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " + megabytes(m.total()));
     out.line("  weights " + megabytes(m.weights) + ", gradients " + megabytes(m.gradients) + ", optimizer state " +
              megabytes(m.optimizer_state) + " (" + optimizer->name() + "), activations " + megabytes(m.activations) +

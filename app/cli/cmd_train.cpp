@@ -76,6 +76,10 @@ int run_train(const Args& args, const Reporter& out) {
         if (!(*v > 0)) throw input_error("option --learning-rate must be positive");
         p.training.optimizer.params["learning_rate"] = *v;
     }
+    if (auto v = args.integer("memory-limit")) {
+        if (*v < 0) throw input_error("option --memory-limit must not be negative (0: no limit)");
+        p.training.memory_limit_mb = *v;
+    }
     SessionOptions options = session_options(args, path);
     options.fix_class_list = !apply_dataset_options(args, p);  // a --dataset folder is not the project's
     ProgressPrinter progress(out);
@@ -107,6 +111,7 @@ Command train_command() {
                   {{"epochs", "N", "override training.epochs"},
                    {"learning-rate", "X", "override the optimizer's learning_rate"},
                    {"log-every", "N", "progress line every N steps (default 100)"},
+                   {"memory-limit", "MB", "refuse plans whose memory estimate exceeds MB (overrides training.memory_limit_mb; 0: none)"},
                    {"weights-out", "PATH", "where to save the weights (default PROJECT.weights.safetensors)"},
                    {"resume", "[CHECKPOINT]", "continue the checkpoint's run: id, ckpt-STEP, latest (default), best"},
                    {"run", "R", "with --resume: look the checkpoint up in run R"},

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <new>
 
 #include "command.h"
 #include "layerforge/core/error.h"
@@ -102,6 +103,11 @@ int main(int argc, char** argv) {
         if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", input ? "input" : "runtime"}, {"message", e.what()}});
         std::fprintf(stderr, "error: %s\n", e.what());
         return input ? 2 : 1;
+    } catch (const std::bad_alloc&) {  // not from a plan (the trainer names those): still no crash
+        const char* m = "out of memory: lower the batch size or the model's size, or set a memory limit";
+        if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", "runtime"}, {"message", m}});
+        std::fprintf(stderr, "error: %s\n", m);
+        return 1;
     } catch (const std::exception& e) {
         if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", "runtime"}, {"message", e.what()}});
         std::fprintf(stderr, "error: %s\n", e.what());

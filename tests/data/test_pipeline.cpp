@@ -6,6 +6,7 @@
 #include <numeric>
 #include <set>
 
+#include "layerforge/core/error.h"
 #include "layerforge/data/image.h"
 #include "layerforge/data/pipeline.h"
 #include "lf_test_util.h"
@@ -148,6 +149,35 @@ private slots:
         lf::ImagePipeline again(files_, {"even", "odd"}, o);  // a new run starts from the file
         epoch(again, 1);
         QCOMPARE(again.stats().from_cache, 10);
+    }
+    // Files that go away mid-run are not "bad files to skip": the next batch throws, naming one,
+    // while the workers finish (no deadlock, also in the destructor). A corrupt file is skipped.
+    void deleted_files_make_next_throw() {
+        QTemporaryDir dir;
+        std::vector<lf::LabeledFile> copies;
+        for (const auto& f : files_) {
+            const std::string to = dir.filePath(QString::fromStdString(fs::path(f.path).filename().string())).toStdString();
+            fs::copy_file(f.path, to);
+            copies.push_back({to, f.label});
+        }
+        lf::write_file_bytes(copies[3].path, std::vector<std::uint8_t>{1, 2, 3});  // corrupt, still there
+        lf::ImagePipeline p(copies, {"even", "odd"}, options(2, 3));
+        QCOMPARE(epoch(p, 1).size(), std::size_t(9));  // the corrupt file is skipped
+        QCOMPARE(p.problems().size(), std::size_t(1));
+        fs::remove(copies[6].path);
+        p.start_epoch(2);
+        QString message;
+        try {
+            for (lf::BatchView b = p.next(); b.count; b = p.next()) {
+            }
+        } catch (const lf::Error& e) {
+            message = e.what();
+            QCOMPARE(e.kind(), lf::ErrorKind::Runtime);
+        }
+        QVERIFY2(message.contains(QString::fromStdString(copies[6].path)) && message.contains("is missing"),
+                 qPrintable(message));
+        QVERIFY_THROWS_EXCEPTION(lf::Error, p.next());  // it stays failed
+        QCOMPARE(p.problems().size(), std::size_t(1));  // not listed as a file to skip
     }
 };
 

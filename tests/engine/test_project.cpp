@@ -93,6 +93,7 @@ lf::Project rich_project() {
     p.training.epochs = 0;
     p.training.seed = -1;
     p.training.shuffle = false;
+    p.training.memory_limit_mb = 2048;
     p.training.callbacks = {{"EarlyStopping", {{"monitor", std::string("val_loss")}, {"patience", std::int64_t(3)}}},
                             {"ReduceLROnPlateau", {}}};
     return p;
@@ -293,6 +294,7 @@ private slots:
         expect_error(doc(kTwoNodes, R"(, "training": {"seed": 99999999999999999999})"), {"training.seed"});
         expect_error(doc(kTwoNodes, R"(, "training": {"seed": 9223372036854775808})"), {"training.seed", "too large"});
         expect_error(doc(kTwoNodes, R"(, "training": {"loss": 3})"), {"training.loss"});
+        expect_error(doc(kTwoNodes, R"(, "training": {"memory_limit_mb": -1})"), {"training.memory_limit_mb"});
         expect_error(doc(kTwoNodes, R"(, "dataset": {"kind": "cifar"})"), {"dataset.kind", "fashion-mnist"});
         expect_error(doc(kTwoNodes, R"(, "dataset": {"validation": "val"})"), {"dataset.validation"});
         expect_error(doc(kTwoNodes, R"(, "dataset": {"validation_split": 1.5})"), {"dataset.validation_split"});

@@ -1,5 +1,7 @@
 #include "training/training_settings_form.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -45,7 +47,8 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
       optimizerParams_(new QLineEdit), schedule_(new QComboBox), scheduleParams_(new QLineEdit),
       epochs_(spin(1, 100000)), batch_(spin(1, 65536)), loss_(new QComboBox), metrics_(new QLineEdit),
       early_(new QGroupBox(tr("Early stopping"))), monitor_(new QComboBox), patience_(spin(0, 10000)),
-      restoreBest_(new QCheckBox(tr("Restore the best weights"))), seed_(spin(0, INT32_MAX)) {
+      restoreBest_(new QCheckBox(tr("Restore the best weights"))), seed_(spin(0, INT32_MAX)),
+      memoryLimit_(spin(0, INT32_MAX)) {
     optimizer_->addItems(qlist(optimizer_types()));
     learningRate_->setDecimals(6);
     learningRate_->setRange(1e-6, 10.0);
@@ -59,6 +62,10 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
     monitor_->setEditable(true);
     monitor_->addItems({"val_loss", "val_accuracy", "loss", "accuracy"});
     early_->setCheckable(true);
+    memoryLimit_->setSuffix(tr(" MB"));
+    memoryLimit_->setSpecialValueText(tr("No limit"));
+    memoryLimit_->setSingleStep(256);
+    memoryLimit_->setToolTip(tr("A run whose memory estimate exceeds this stops before it allocates"));
 
     auto* earlyForm = new QFormLayout(early_);
     earlyForm->addRow(tr("Monitor"), monitor_);
@@ -76,6 +83,7 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
     form->addRow(tr("Loss"), loss_);
     form->addRow(tr("Metrics"), metrics_);
     form->addRow(tr("Seed"), seed_);
+    form->addRow(tr("Memory limit"), memoryLimit_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
@@ -83,7 +91,7 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
 
     for (QComboBox* c : {optimizer_, schedule_, loss_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainingSettingsForm::commit);
     connect(monitor_, &QComboBox::currentTextChanged, this, &TrainingSettingsForm::commit);
-    for (QSpinBox* s : {epochs_, batch_, patience_, seed_}) connect(s, &QSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
+    for (QSpinBox* s : {epochs_, batch_, patience_, seed_, memoryLimit_}) connect(s, &QSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
     connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
     for (QLineEdit* e : {optimizerParams_, scheduleParams_, metrics_}) connect(e, &QLineEdit::editingFinished, this, &TrainingSettingsForm::commit);
     connect(early_, &QGroupBox::toggled, this, &TrainingSettingsForm::commit);
@@ -111,6 +119,7 @@ void TrainingSettingsForm::load() {
     loss_->setCurrentText(QString::fromStdString(t.loss));
     metrics_->setText(qlist(t.metrics).join(", "));
     seed_->setValue(int(t.seed));
+    memoryLimit_->setValue(int(std::min<std::int64_t>(t.memory_limit_mb, INT32_MAX)));
     const NamedConfig* es = findCallback(t, "EarlyStopping");
     early_->setChecked(es != nullptr);
     const Params esParams = es ? es->params : Params{};
@@ -143,6 +152,7 @@ TrainingConfig TrainingSettingsForm::edited() const {
     for (const QString& m : metrics_->text().split(',', Qt::SkipEmptyParts))
         if (!m.trimmed().isEmpty()) t.metrics.push_back(m.trimmed().toStdString());
     t.seed = seed_->value();
+    t.memory_limit_mb = memoryLimit_->value();
     std::erase_if(t.callbacks, [](const NamedConfig& c) { return c.type == "EarlyStopping"; });
     if (early_->isChecked()) {
         NamedConfig es{"EarlyStopping", {}};

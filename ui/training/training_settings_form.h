@@ -1,6 +1,6 @@
 #pragma once
 // The project's training settings as a form: optimizer and its parameters, learning rate and
-// schedule, epochs, batch size, loss, metrics, early stopping, seed. Every edit is a
+// schedule, epochs, batch size, loss, metrics, early stopping, seed, memory limit. Every edit is a
 // SetTrainingCommand on the document (consecutive edits merge into one undo step); the form
 // follows the document on undo, redo and load.
 #include <QWidget>
@@ -38,6 +38,7 @@ public:
     QSpinBox* earlyPatience() const { return patience_; }
     QCheckBox* earlyRestoreBest() const { return restoreBest_; }
     QSpinBox* seed() const { return seed_; }
+    QSpinBox* memoryLimit() const { return memoryLimit_; }  // MB; 0 shows "No limit"
 
 public Q_SLOTS:
     void load();  // shows the document's settings
@@ -61,6 +62,7 @@ private:
     QSpinBox* patience_;
     QCheckBox* restoreBest_;
     QSpinBox* seed_;
+    QSpinBox* memoryLimit_;
     bool loading_ = false;
 };
 

@@ -52,4 +52,17 @@ std::string read_file(const std::string& path, const std::string& what) {
     return text.str();
 }
 
+bool folder_is_writable(const std::string& folder) {
+    return ::access(folder.empty() ? "." : folder.c_str(), W_OK | X_OK) == 0;
+}
+
+void require_writable_folder(const std::string& folder, const std::string& purpose) {
+    const std::string dir = folder.empty() ? std::string(".") : folder;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) return;  // whoever creates files there names it
+    if (folder_is_writable(dir)) return;
+    throw runtime_error("the folder " + dir + " is read-only (" + std::strerror(errno) + "): " + purpose +
+                        "; make it writable, or copy the project to a writable folder");
+}
+
 }  // namespace lf

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 #include "layerforge/core/error.h"
@@ -175,8 +176,16 @@ bool ImagePipeline::load(std::int64_t file, Image& out, std::int64_t& decoded, s
         out = load_sample(bytes.data(), bytes.size(), opts_.sample);
         ++decoded;
     } catch (const std::exception& e) {
+        std::error_code ec;
+        const bool gone = !std::filesystem::exists(files_[f].path, ec);
         std::lock_guard lock(mutex_);
         state_[f] = 2;
+        if (gone) {  // not a bad file to skip: the run cannot go on
+            if (lost_.empty())
+                lost_ = "the dataset file " + files_[f].path + " is missing (it was there when training started: " +
+                        "was the dataset folder moved, deleted or unplugged?)";
+            return false;
+        }
         std::string why = e.what();
         if (why.rfind(files_[f].path + ": ", 0) == 0) why = why.substr(files_[f].path.size() + 2);
         problems_.push_back({files_[f].path, why});
@@ -218,12 +227,14 @@ BatchView ImagePipeline::next() {
     for (;;) {
         released_ = consumed_;  // the caller is done with the previous view
         work_cv_.notify_all();
+        if (!lost_.empty()) throw runtime_error(lost_);
         if (consumed_ >= batches_) return {};
         Slot& slot = slots_[std::size_t(consumed_ % std::int64_t(slots_.size()))];
         const auto t0 = Clock::now();
         ready_cv_.wait(lock, [&] { return slot.ready && slot.batch == consumed_; });
         wait_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
         ++consumed_;
+        if (!lost_.empty()) throw runtime_error(lost_);  // the workers finished their batches: no one waits
         if (slot.count > 0) return {slot.images.data(), slot.labels.data(), slot.count};
     }
 }

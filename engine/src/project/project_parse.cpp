@@ -174,7 +174,7 @@ DatasetBinding read_dataset(const JsonView& v) {
 
 TrainingConfig read_training(const JsonView& v) {
     v.expect_object({"optimizer", "loss", "metrics", "schedule", "batch_size", "epochs", "seed", "shuffle",
-                     "callbacks"});
+                     "callbacks", "memory_limit_mb"});
     TrainingConfig t;
     if (auto o = v.child("optimizer")) t.optimizer = read_named(*o);
     if (auto l = v.child("loss")) {
@@ -197,6 +197,8 @@ TrainingConfig read_training(const JsonView& v) {
     check_min(v, "epochs", double(t.epochs), 0);
     v.read("seed", t.seed);
     v.read("shuffle", t.shuffle);
+    v.read("memory_limit_mb", t.memory_limit_mb);
+    check_min(v, "memory_limit_mb", double(t.memory_limit_mb), 0);
     if (auto c = v.child("callbacks"))
         for (std::size_t i = 0; i < c->array_size(); ++i) t.callbacks.push_back(read_named(c->element(i)));
     return t;

@@ -99,15 +99,17 @@ Json training_json(const TrainingConfig& t) {
     for (std::size_t i = 0; i < t.callbacks.size(); ++i)
         callbacks.push_back(named_json(t.callbacks[i].type, t.callbacks[i].params,
                                        "training.callbacks[" + std::to_string(i) + "]"));
-    return Json{{"optimizer", named_json(t.optimizer.type, t.optimizer.params, "training.optimizer")},
-                {"loss", named_json(t.loss, t.loss_params, "training.loss")},
-                {"metrics", t.metrics},
-                {"schedule", named_json(t.schedule.type, t.schedule.params, "training.schedule")},
-                {"batch_size", t.batch_size},
-                {"epochs", t.epochs},
-                {"seed", t.seed},
-                {"shuffle", t.shuffle},
-                {"callbacks", callbacks}};
+    Json j{{"optimizer", named_json(t.optimizer.type, t.optimizer.params, "training.optimizer")},
+           {"loss", named_json(t.loss, t.loss_params, "training.loss")},
+           {"metrics", t.metrics},
+           {"schedule", named_json(t.schedule.type, t.schedule.params, "training.schedule")},
+           {"batch_size", t.batch_size},
+           {"epochs", t.epochs},
+           {"seed", t.seed},
+           {"shuffle", t.shuffle},
+           {"callbacks", callbacks}};
+    if (t.memory_limit_mb > 0) j["memory_limit_mb"] = t.memory_limit_mb;  // files without a limit stay as they were
+    return j;
 }
 
 // Like dump(2), but arrays of scalars stay on one line: "shape": [28, 28, 1].

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
 
@@ -48,7 +49,9 @@ std::string RunStore::path_for_project(const std::string& project_path) {
 RunStore::RunStore(const std::string& path, bool create, int busy_timeout_ms) {
     if (!create && !std::filesystem::exists(path))
         throw input_error(path + ": no run store yet; train the project first (layerforge-cli train)");
-    db_ = std::make_unique<Db>(path, create, false, busy_timeout_ms);
+    // A store in a read-only folder (a read-only mount, a copied backup) still opens for reading.
+    const bool read_only = !create && !folder_is_writable(std::filesystem::path(path).parent_path().string());
+    db_ = std::make_unique<Db>(path, create, read_only, busy_timeout_ms);
     store_detail::migrate(*db_);
 }
 

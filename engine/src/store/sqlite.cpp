@@ -1,12 +1,39 @@
 #include "store/sqlite.h"
 
+#include <cstdio>
+#include <filesystem>
+
 #include "layerforge/core/error.h"
 
 namespace lf::store_detail {
 
+namespace {
+
+// SQLite cannot create a WAL index beside a read-only store in a read-only folder, so such a
+// store opens immutable (nothing can change it there), unless a writer's WAL holds commits.
+std::string name_to_open(const std::string& path, bool read_only, int& flags) {
+    std::error_code ec;
+    if (!read_only || std::filesystem::exists(path + "-wal", ec)) return path;
+    flags |= SQLITE_OPEN_URI;
+    std::string uri = "file:";
+    for (char c : path) {
+        if (c == '?' || c == '#' || c == '%') {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", unsigned(static_cast<unsigned char>(c)));
+            uri += hex;
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+}  // namespace
+
 Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms) : path_(path) {
     int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    const std::string name = name_to_open(path, read_only, flags);
+    int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);

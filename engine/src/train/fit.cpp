@@ -162,6 +162,18 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
         return result;
     };
     auto failed = [&](const std::string& message) { return finish("failed", message, EventKind::Failed); };
+    // Data that goes away mid-run (a runtime error from a source) ends the run as failed, like a
+    // NaN loss: the checkpoints before it stay, and observers see a Failed event.
+    auto data_error = [&](auto&& read) -> std::string {
+        try {
+            read();
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::Runtime) throw;
+            return std::string(e.what()) + "; training stopped at epoch " + std::to_string(ev.epoch) + ", step " +
+                   std::to_string(ev.step);
+        }
+        return "";
+    };
 
     std::string epoch_rng = train.shuffle_state();
     at_end = snapshot(first_epoch, first_step, steps_per_epoch, epoch_rng, loss_sum, seen, ev.learning_rate, lr_scale,
@@ -191,7 +203,8 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
 
         for (std::int64_t s = continuing ? first_step : 0;; ++s) {
             const auto wait_start = Clock::now();
-            const BatchView batch = train.next();
+            BatchView batch;
+            if (std::string err = data_error([&] { batch = train.next(); }); !err.empty()) return failed(err);
             window_wait += seconds_since(wait_start);
             if (batch.count == 0) break;
             const std::int64_t count = batch.count;
@@ -249,8 +262,11 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
         }
 
         Metrics epoch_metrics = running_metrics();  // also when failed files made the epoch shorter
-        if (validation)
-            for (const auto& [k, v] : evaluate(*validation).metrics) epoch_metrics.emplace_back("val_" + k, v);
+        if (validation) {
+            EvalResult val;
+            if (std::string err = data_error([&] { val = evaluate(*validation); }); !err.empty()) return failed(err);
+            for (const auto& [k, v] : val.metrics) epoch_metrics.emplace_back("val_" + k, v);
+        }
         epoch_metrics.emplace_back("lr", ev.learning_rate);
         result.history.push_back(epoch_metrics);
         result.epochs_run = epoch - first_epoch + 1;

@@ -51,6 +51,18 @@ RetentionPolicy retention(const SessionOptions& o, bool has_validation) {
     return r;
 }
 
+// Records a failed run's status without hiding why it failed: when the store cannot take even
+// that (a full disk), the message says so and the run stays listed as running, as a killed one.
+void record_failure(RunRecorder& recorder, std::string* message) {
+    try {
+        recorder.finish("failed");
+    } catch (const std::exception&) {
+        if (message) *message += "; the run stays listed as running (its status could not be recorded)";
+    }
+}
+
+std::string folder_of(const std::string& path) { return std::filesystem::path(path).parent_path().string(); }
+
 std::string floats_text(const std::vector<float>& v) {
     Json j = Json::array();
     for (float x : v) j.push_back(x);
@@ -145,8 +157,13 @@ SessionResult TrainingSession::run() {
     trainer.add_observer(gate_.get());
     for (TrainObserver* obs : o.observers) trainer.add_observer(obs);
     trainer.set_log_every(o.log_every);
-    // Before the data: a store that cannot be written stops here.
-    RunStore store(o.store_path.empty() ? RunStore::path_for_project(o.project_path) : o.store_path, true);
+    // Before the data: a read-only folder or a store that cannot be written stops here, before
+    // any file is read or any epoch runs.
+    const std::string store_path = o.store_path.empty() ? RunStore::path_for_project(o.project_path) : o.store_path;
+    const std::string weights_path = !o.weights_path.empty() ? o.weights_path : default_weights_path(o.project_path);
+    require_writable_folder(folder_of(store_path), "the run store " + store_path + " records the run there");
+    require_writable_folder(folder_of(weights_path), "the trained weights go to " + weights_path);
+    RunStore store(store_path, true);
 
     std::unique_ptr<BoundSources> data = bind_project_data(p, o.project_path);
     out.on_line(data_summary(*data));
@@ -189,7 +206,9 @@ SessionResult TrainingSession::run() {
     }
 
     RunRecorder recorder(store, result.run, model, trainer.optimizer(), policy);
+    std::optional<CheckpointInfo> last_saved;  // named when the run fails: what is safe to restore
     recorder.on_saved = [&](const CheckpointInfo& c) {
+        last_saved = c;
         out.on_line("checkpoint " + c.name() + " saved (id " + std::to_string(c.id) + ")");
         out.on_checkpoint(c);
     };
@@ -200,11 +219,20 @@ SessionResult TrainingSession::run() {
         result.fit = trainer.fit(*data->train, data->validation.get(), resume ? &*resume : nullptr);
     } catch (...) {  // bad input found by the fit, out of memory: the run ends as failed, its checkpoints stay
         set_trainer(nullptr);
-        recorder.finish("failed");
+        record_failure(recorder, nullptr);  // the error in flight is the one to report
         throw;
     }
     set_trainer(nullptr);
-    recorder.finish(result.fit.status);
+    if (result.fit.status == "failed") {
+        if (last_saved) {
+            if (result.fit.message.ends_with('.')) result.fit.message.pop_back();
+            result.fit.message += "; the run's last checkpoint, " + last_saved->name() + " (epoch " +
+                                  std::to_string(last_saved->epoch) + "), is kept";
+        }
+        record_failure(recorder, &result.fit.message);
+    } else {
+        recorder.finish(result.fit.status);
+    }
     const std::vector<FileProblem> problems = pipeline_problems(*data);
     for (const FileProblem& f : problems) out.on_line("skipped " + f.path + ": " + f.reason);
     if (!problems.empty()) out.on_pipeline_problems(problems);
@@ -217,7 +245,7 @@ SessionResult TrainingSession::run() {
             rows.push_back({result.run, trainer.optimizer().iterations(), 0, "test", k, v, 0});
         store.append_metrics(rows);
     }
-    result.weights_path = !o.weights_path.empty() ? o.weights_path : default_weights_path(o.project_path);
+    result.weights_path = weights_path;
     std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
                                                {"classes", Json(data->class_names).dump()}};
     if (!data->mean.empty()) meta["mean"] = floats_text(data->mean), meta["std"] = floats_text(data->std);

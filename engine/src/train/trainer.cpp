@@ -3,6 +3,7 @@
 #include "layerforge/core/error.h"
 #include "layerforge/graph/plan.h"
 #include "layerforge/train/loss.h"
+#include "layerforge/train/memory_budget.h"
 #include "layerforge/train/metrics.h"
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/schedule.h"
@@ -67,12 +68,25 @@ void Trainer::make_callbacks() {
     }
 }
 
+// Plans are the run's big allocations: the configured limit is checked against the estimate
+// before one is built, and an allocation that fails anyway becomes a clear error.
 Plan& Trainer::plan_for(std::int64_t batch, bool training) {
     auto& slot = plans_[{batch, training}];
-    if (!slot)
-        slot = std::make_unique<Plan>(model_, PlanOptions{.batch = batch,
-                                                          .mode = training ? PlanMode::Train : PlanMode::Infer,
-                                                          .seed = std::uint64_t(config_.seed)});
+    if (slot) return *slot;
+    const PlanOptions o{.batch = batch, .mode = training ? PlanMode::Train : PlanMode::Infer,
+                        .seed = std::uint64_t(config_.seed)};
+    MemoryBreakdown need = estimate_training_memory(model_, *optimizer_, o);
+    for (const auto& [key, plan] : plans_)
+        if (plan) need += plan->memory();  // the plans built before stay alive
+    const std::string what = training ? "training" : "evaluation";
+    check_memory_limit(need, config_.memory_limit_mb, batch, what);
+    try {
+        slot = std::make_unique<Plan>(model_, o);
+    } catch (const std::bad_alloc&) {
+        throw runtime_error("out of memory while building the " + what + " plan at batch size " +
+                            std::to_string(batch) + " (it needs about " + megabytes(need.total()) +
+                            "): lower the batch size or the model's size, or set a memory limit");
+    }
     return *slot;
 }
 

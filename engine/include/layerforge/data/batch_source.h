@@ -35,7 +35,8 @@ public:
     virtual const std::vector<std::string>& class_names() const = 0;
     // epoch is 1-based; the shuffle order of an epoch depends only on the seed and the epoch.
     virtual void start_epoch(std::int64_t epoch) = 0;
-    // Blocks until the next batch is ready. The view stays valid until the next call.
+    // Blocks until the next batch is ready. The view stays valid until the next call. Throws
+    // lf::Error (Runtime) when the data went away (image files deleted while training).
     virtual BatchView next() = 0;
     virtual PipelineStats stats() const { return {}; }
     // The shuffle generator's state, which the next start_epoch() begins from, for checkpoints;

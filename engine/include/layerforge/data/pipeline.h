@@ -3,7 +3,8 @@
 // order comes from a shuffle buffer; worker threads read, decode, resize and augment whole
 // batches into a bounded ring of batch buffers; the trainer takes them in order. Everything
 // random is seeded per (seed, epoch, position), so results do not depend on thread timing.
-// A file that fails to decode is dropped from its batch, reported, and left out of later epochs.
+// A file that fails to decode is dropped from its batch, reported, and left out of later epochs;
+// a file that is gone (the folder was deleted or unplugged) makes next() throw lf::Error (Runtime).
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -99,6 +100,7 @@ private:
     std::int64_t epoch_ = 0, batches_ = 0, next_task_ = 0, consumed_ = 0, released_ = 0, in_flight_ = 0;
     bool quit_ = false;
     std::vector<FileProblem> problems_;
+    std::string lost_;  // the first file found missing: every later next() throws it
     // stats for the current epoch
     std::int64_t decoded_ = 0, from_cache_ = 0, failed_ = 0, produced_ = 0;
     double wait_seconds_ = 0;

@@ -45,6 +45,7 @@ struct TrainingConfig {
     std::int64_t seed = 42;
     bool shuffle = true;
     std::vector<NamedConfig> callbacks;       // EarlyStopping, ReduceLROnPlateau
+    std::int64_t memory_limit_mb = 0;         // 0: none; a plan whose estimate exceeds it is refused
     bool operator==(const TrainingConfig&) const = default;
 };
 

@@ -1,0 +1,28 @@
+#pragma once
+// The memory a training run needs before anything is allocated, and the configured limit
+// (training.memory_limit_mb, `train --memory-limit MB`) that the trainer checks before it
+// builds each execution plan.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "layerforge/graph/memory.h"
+#include "layerforge/graph/plan.h"
+
+namespace lf {
+
+class Optimizer;
+
+// Weights and their gradients, the optimizer's state (sized from its slots, bound or not) and
+// the activations and activation gradients of one plan (a training plan unless `plan` says
+// otherwise). Kernel workspaces are known only once the plan is built, so they are not included.
+MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimizer, const PlanOptions& plan);
+
+// "71.8 MB" (decimal megabytes, as the estimate is printed everywhere).
+std::string megabytes(std::size_t bytes);
+
+// Throws lf::Error (Runtime) naming the needed and allowed sizes and the batch size when `need`
+// exceeds `limit_mb` (0 or less: no limit). `what` says what was about to be built.
+void check_memory_limit(const MemoryBreakdown& need, std::int64_t limit_mb, std::int64_t batch, const std::string& what);
+
+}  // namespace lf
