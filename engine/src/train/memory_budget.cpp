@@ -26,7 +26,7 @@ void check_memory_limit(const MemoryBreakdown& need, std::int64_t limit_mb, std:
     throw runtime_error(what + " needs about " + megabytes(need.total()) + " at batch size " + std::to_string(batch) +
                         " (weights " + megabytes(need.weights) + ", gradients " + megabytes(need.gradients) +
                         ", optimizer state " + megabytes(need.optimizer_state) + ", activations " +
-                        megabytes(need.activations) + ") but the memory limit is " + std::to_string(limit_mb) +
+                        megabytes(need.activations) + ", kernel workspaces " + megabytes(need.workspaces) + ") but the memory limit is " + std::to_string(limit_mb) +
                         " MB (training.memory_limit_mb); lower the batch size or the model's size, or raise the limit");
 }
 
