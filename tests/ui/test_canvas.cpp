@@ -107,7 +107,8 @@ private Q_SLOTS:
         scene_->selectNodes({"dense", "dense_skip", "add"});
         groupSelection(scene_);
         QCOMPARE(doc_->graph().groups.size(), std::size_t(1));
-        GroupItem* block = scene_->groupItem(doc_->graph().groups[0].id);
+        const auto groupId = doc_->graph().groups[0].id;
+        GroupItem* block = scene_->groupItem(groupId);
         QVERIFY(block && !block->collapsed());
         QVERIFY(block->sceneBoundingRect().contains(scene_->nodeItem("add")->sceneBoundingRect()));
         // A click on the arrow in the title collapses it: one card, members and inner edges hidden.
@@ -130,7 +131,7 @@ private Q_SLOTS:
         scene_->selectNodes({"add"});
         ungroupSelection(scene_);
         QVERIFY(doc_->graph().groups.empty());
-        QVERIFY(!scene_->groupItem(block->id()));
+        QVERIFY(!scene_->groupItem(groupId));  // the frame, and so `block`, is gone
     }
 
     void cycleIsRefused() {

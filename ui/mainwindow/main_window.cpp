@@ -53,7 +53,12 @@ MainWindow::MainWindow(const QString& recoveryPath, int autosaveMs, QWidget* par
     updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+// The children die in ~QWidget, after this class's part of the window is gone, and some still
+// signal as they go (the document's undo stack says cleanChanged, the scene selectionChanged):
+// nothing may reach this window's slots then.
+MainWindow::~MainWindow() {
+    for (QObject* child : findChildren<QObject*>()) child->disconnect(this);
+}
 
 void MainWindow::createDocks() {
     auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
