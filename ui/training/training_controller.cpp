@@ -7,6 +7,7 @@
 #include "document/project_document.h"
 #include "document/set_training.h"
 #include "layerforge/train/session.h"
+#include "session/mailbox.h"
 #include "session/studio_session.h"
 #include "training/training_worker.h"
 
@@ -23,7 +24,7 @@ QString projectPathFor(const StudioSession& s) {
 }  // namespace
 
 TrainingController::TrainingController(StudioSession* session, QObject* parent)
-    : QObject(parent), session_(session), thread_(new QThread(this)) {
+    : QObject(parent), session_(session), thread_(new QThread(this)), mailbox_(new Mailbox(this)) {
     qRegisterMetaType<lf::TrainEvent>();
     qRegisterMetaType<lf::ui::TrainingOutcome>();
     thread_->setObjectName("training");
@@ -59,7 +60,7 @@ bool TrainingController::launch(const QString& resumeSpec) {
     o.write_project = false;  // the class list goes through the document (onDone)
     if (!resumeSpec.isEmpty()) o.resume = resumeSpec.toStdString();
 
-    auto* worker = new TrainingWorker(options_.eventIntervalMs);
+    auto* worker = new TrainingWorker(options_.eventIntervalMs, mailbox_);
     o.observers.push_back(worker);
     run_ = std::make_shared<TrainingSession>(session_->document()->project(), std::move(o), worker);
     worker->setSession(run_);
@@ -80,7 +81,7 @@ bool TrainingController::launch(const QString& resumeSpec) {
     setState(State::Running);
     Q_EMIT logLine(resumeSpec.isEmpty() ? tr("starting a new run of %1").arg(session_->document()->displayName())
                                         : tr("resuming from checkpoint %1").arg(resumeSpec));
-    QMetaObject::invokeMethod(worker, &TrainingWorker::run, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection);  // by name: see mailbox.h
     return true;
 }
 

@@ -18,6 +18,7 @@ class TrainingSession;
 
 namespace lf::ui {
 
+class Mailbox;
 class StudioSession;
 class TrainingWorker;
 
@@ -65,6 +66,7 @@ private:
     StudioSession* session_;
     TrainingOptions options_;
     QThread* thread_;
+    Mailbox* mailbox_;  // the worker's signals reach this thread through it
     QPointer<TrainingWorker> worker_;
     std::shared_ptr<TrainingSession> run_;
     State state_ = State::Idle;

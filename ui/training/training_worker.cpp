@@ -12,10 +12,20 @@ constexpr auto kStepLogInterval = std::chrono::seconds(2);  // the log shows a s
 
 }  // namespace
 
+void TrainingWorker::setSession(std::shared_ptr<TrainingSession> session) {
+    std::lock_guard lock(sessionMutex_);
+    session_ = std::move(session);
+}
+
 void TrainingWorker::run() {
+    std::shared_ptr<TrainingSession> session;
+    {
+        std::lock_guard lock(sessionMutex_);
+        session = session_;
+    }
     TrainingOutcome out;
     try {
-        SessionResult r = session_->run();
+        SessionResult r = session->run();
         out.status = QString::fromStdString(r.fit.status);
         out.message = QString::fromStdString(r.fit.message);
         out.run = r.run;
@@ -29,7 +39,7 @@ void TrainingWorker::run() {
         out.message = QString::fromUtf8(e.what());
     }
     if (out.run == 0) out.run = run_;
-    Q_EMIT done(out);
+    send([this, out] { Q_EMIT done(out); });
 }
 
 void TrainingWorker::on_event(const TrainEvent& e) {
@@ -39,26 +49,31 @@ void TrainingWorker::on_event(const TrainEvent& e) {
         lastStep_ = now;
         if (now - lastLog_ >= kStepLogInterval) {
             lastLog_ = now;
-            Q_EMIT logLine(QString::fromStdString(event_text(e)));
+            send([this, text = QString::fromStdString(event_text(e))] { Q_EMIT logLine(text); });
         }
     } else if (e.kind != EventKind::Failed) {  // the controller reports failures as such
-        if (std::string text = event_text(e); !text.empty()) Q_EMIT logLine(QString::fromStdString(text));
+        if (std::string text = event_text(e); !text.empty())
+            send([this, line = QString::fromStdString(text)] { Q_EMIT logLine(line); });
     }
-    Q_EMIT trainEvent(e);
+    send([this, e] { Q_EMIT trainEvent(e); });
 }
 
-void TrainingWorker::on_line(const std::string& text) { Q_EMIT logLine(QString::fromStdString(text)); }
+void TrainingWorker::on_line(const std::string& text) {
+    send([this, line = QString::fromStdString(text)] { Q_EMIT logLine(line); });
+}
 
 void TrainingWorker::on_run_created(std::int64_t run, const std::string&) {
     run_ = run;
-    Q_EMIT runRecorded(run);
+    send([this, run] { Q_EMIT runRecorded(run); });
 }
 
 void TrainingWorker::on_resumed(std::int64_t run, const CheckpointInfo&) {
     run_ = run;
-    Q_EMIT runRecorded(run);
+    send([this, run] { Q_EMIT runRecorded(run); });
 }
 
-void TrainingWorker::on_checkpoint(const CheckpointInfo& c) { Q_EMIT checkpointSaved(c.id); }
+void TrainingWorker::on_checkpoint(const CheckpointInfo& c) {
+    send([this, id = c.id] { Q_EMIT checkpointSaved(id); });
+}
 
 }  // namespace lf::ui

@@ -1,12 +1,14 @@
 #pragma once
 // Lives on the training thread: runs one TrainingSession and turns what it reports into Qt
-// signals (queued to the controller). Step events are coalesced to one per interval; other
-// events always pass.
+// signals, emitted on the controller's thread through its Mailbox. Step events are coalesced to
+// one per interval; other events always pass.
 #include <QObject>
 #include <chrono>
 #include <memory>
+#include <mutex>
 
 #include "layerforge/train/session.h"
+#include "session/mailbox.h"
 #include "training/training_types.h"
 
 namespace lf::ui {
@@ -14,11 +16,12 @@ namespace lf::ui {
 class TrainingWorker : public QObject, public TrainObserver, public SessionListener {
     Q_OBJECT
 public:
-    explicit TrainingWorker(int eventIntervalMs) : interval_(eventIntervalMs) {}
-    // The session reports to this worker, so it is made after it.
-    void setSession(std::shared_ptr<TrainingSession> session) { session_ = std::move(session); }
+    TrainingWorker(int eventIntervalMs, Mailbox* mailbox) : interval_(eventIntervalMs), mailbox_(mailbox) {}
+    // The session reports to this worker, so it is made after it. The lock hands the session,
+    // made on the UI thread, to run() on the training thread.
+    void setSession(std::shared_ptr<TrainingSession> session);
 
-    void run();  // on the training thread; ends with `done`
+    Q_INVOKABLE void run();  // on the training thread; ends with `done`
 
     void on_event(const TrainEvent& e) override;
     void on_line(const std::string& text) override;
@@ -35,6 +38,10 @@ Q_SIGNALS:
 
 private:
     using Clock = std::chrono::steady_clock;
+    void send(std::function<void()> emitOnUiThread) { mailbox_->post(std::move(emitOnUiThread)); }
+
+    Mailbox* mailbox_;
+    std::mutex sessionMutex_;
     std::shared_ptr<TrainingSession> session_;
     std::chrono::milliseconds interval_;
     Clock::time_point lastStep_{}, lastLog_{};
