@@ -75,16 +75,20 @@ Plan& Trainer::plan_for(std::int64_t batch, bool training) {
     if (slot) return *slot;
     const PlanOptions o{.batch = batch, .mode = training ? PlanMode::Train : PlanMode::Infer,
                         .seed = std::uint64_t(config_.seed)};
-    MemoryBreakdown need = estimate_training_memory(model_, *optimizer_, o);
-    for (const auto& [key, plan] : plans_)
-        if (plan) need += plan->memory();  // the plans built before stay alive
+    // Choosing the kernels for an estimate costs about as much as building them: only when asked.
+    auto need = [&] {
+        MemoryBreakdown m = estimate_training_memory(model_, *optimizer_, o);
+        for (const auto& [key, plan] : plans_)
+            if (plan) m += plan->memory();  // the plans built before stay alive
+        return m;
+    };
     const std::string what = training ? "training" : "evaluation";
-    check_memory_limit(need, config_.memory_limit_mb, batch, what);
+    if (config_.memory_limit_mb > 0) check_memory_limit(need(), config_.memory_limit_mb, batch, what);
     try {
         slot = std::make_unique<Plan>(model_, o);
-    } catch (const std::bad_alloc&) {
+    } catch (const std::bad_alloc&) {  // the partial plan is freed: there is room to estimate
         throw runtime_error("out of memory while building the " + what + " plan at batch size " +
-                            std::to_string(batch) + " (it needs about " + megabytes(need.total()) +
+                            std::to_string(batch) + " (it needs about " + megabytes(need().total()) +
                             "): lower the batch size or the model's size, or set a memory limit");
     }
     return *slot;
