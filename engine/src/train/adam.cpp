@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "train/optimizer_impl.h"
+#include "train/slices.h"
 
 namespace lf::train_detail {
 
@@ -49,7 +50,10 @@ public:
         const float a = static_cast<float>(alpha), decay = static_cast<float>(lr * weight_decay_);
         const float b1 = static_cast<float>(1 - beta_1_), b2 = static_cast<float>(1 - beta_2_);
         const float eps = static_cast<float>(epsilon_);
-        adam_update(w, buffer(m_), buffer(v_), g, n, a, decay, b1, b2, eps);
+        float *m = buffer(m_), *v = buffer(v_);
+        for_each_slice(n, [&](std::size_t b, std::size_t e) {
+            adam_update(w + b, m + b, v + b, g + b, e - b, a, decay, b1, b2, eps);
+        });
         ++iterations_;
     }
 

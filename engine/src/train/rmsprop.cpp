@@ -4,10 +4,27 @@
 #include <cmath>
 
 #include "train/optimizer_impl.h"
+#include "train/slices.h"
 
 namespace lf::train_detail {
 
 namespace {
+
+// mom is null without momentum.
+LF_VECTOR_CLONES void rmsprop_update(float* __restrict w, float* __restrict v, float* __restrict mom,
+                                     const float* __restrict g, std::size_t n, float a, float rho, float mu,
+                                     float eps) {
+    for (std::size_t i = 0; i < n; ++i) {
+        v[i] = rho * v[i] + (1 - rho) * g[i] * g[i];
+        const float inc = a * g[i] / std::sqrt(v[i] + eps);
+        if (mom) {
+            mom[i] = mu * mom[i] + inc;
+            w[i] -= mom[i];
+        } else {
+            w[i] -= inc;
+        }
+    }
+}
 
 class RmsProp final : public BufferedOptimizer {
 public:
@@ -29,16 +46,9 @@ public:
         const float mu = static_cast<float>(momentum_), eps = static_cast<float>(epsilon_);
         float* v = buffer(v_);
         float* mom = momentum_ > 0 ? buffer(mom_) : nullptr;
-        for (std::size_t i = 0; i < n; ++i) {
-            v[i] = rho * v[i] + (1 - rho) * g[i] * g[i];
-            const float inc = a * g[i] / std::sqrt(v[i] + eps);
-            if (mom) {
-                mom[i] = mu * mom[i] + inc;
-                w[i] -= mom[i];
-            } else {
-                w[i] -= inc;
-            }
-        }
+        for_each_slice(n, [&](std::size_t b, std::size_t e) {
+            rmsprop_update(w + b, v + b, mom ? mom + b : nullptr, g + b, e - b, a, rho, mu, eps);
+        });
         ++iterations_;
     }
 

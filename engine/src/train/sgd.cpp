@@ -1,9 +1,22 @@
 // Keras SGD: plain, with momentum (v = mu v - lr g; w += v), or Nesterov (w += mu v - lr g).
 #include "train/optimizer_impl.h"
+#include "train/slices.h"
 
 namespace lf::train_detail {
 
 namespace {
+
+LF_VECTOR_CLONES void sgd_update(float* __restrict w, const float* __restrict g, std::size_t n, float a) {
+    for (std::size_t i = 0; i < n; ++i) w[i] -= a * g[i];
+}
+
+LF_VECTOR_CLONES void momentum_update(float* __restrict w, float* __restrict v, const float* __restrict g,
+                                      std::size_t n, float a, float mu, bool nesterov) {
+    for (std::size_t i = 0; i < n; ++i) {
+        v[i] = mu * v[i] - a * g[i];
+        w[i] += nesterov ? mu * v[i] - a * g[i] : v[i];
+    }
+}
 
 class Sgd final : public BufferedOptimizer {
 public:
@@ -21,15 +34,11 @@ public:
     void step(float* w, const float* g, std::size_t n, double lr) override {
         check_bound(n);
         const float a = static_cast<float>(lr), mu = static_cast<float>(momentum_);
-        if (momentum_ > 0) {
-            float* v = buffer(velocity_);
-            for (std::size_t i = 0; i < n; ++i) {
-                v[i] = mu * v[i] - a * g[i];
-                w[i] += nesterov_ ? mu * v[i] - a * g[i] : v[i];
-            }
-        } else {
-            for (std::size_t i = 0; i < n; ++i) w[i] -= a * g[i];
-        }
+        float* v = momentum_ > 0 ? buffer(velocity_) : nullptr;
+        for_each_slice(n, [&](std::size_t b, std::size_t e) {
+            if (v) momentum_update(w + b, v + b, g + b, e - b, a, mu, nesterov_);
+            else sgd_update(w + b, g + b, e - b, a);
+        });
         ++iterations_;
     }
 

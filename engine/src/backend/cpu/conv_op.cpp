@@ -50,7 +50,7 @@ class ConvOp : public CpuOp {
 public:
     explicit ConvOp(const OpSetup& s)
         : ctx_(s.ctx), kind_(kind_of(s.node.spec->type)),
-          act_(s.ctx, param_str(s.node.params, "activation"),
+          act_(s.ctx, s.relu_moved_out ? "linear" : param_str(s.node.params, "activation"),
                s.batch * s.node.layer.output[0] * s.node.layer.output[1], s.node.layer.output[2], s.out, s.out_grad,
                s.training) {
         const Params& p = s.node.params;

@@ -4,9 +4,12 @@
 // slot and the slots are summed before the node's backward.
 // ReLU rewrites (PlanOptions::fuse): a plain ReLU that is a BatchNormalization's only consumer
 // is folded into it (oneDNN's fuse_norm_relu) and becomes an alias of its output; another ReLU
-// overwrites its input's buffer when nobody else reads that buffer (see relu_in_place_ok).
+// overwrites its input's buffer when nobody else reads that buffer (see relu_in_place_ok); a
+// convolution's relu activation moves past the MaxPool2D that is its only consumer
+// (OpSetup::relu_after).
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
@@ -76,6 +79,15 @@ struct Plan::Impl {
             return is_plain_relu(a.nodes.at(next)) && !only_input(next).empty();
         };
 
+        // A convolution with a relu activation whose only consumer is a MaxPool2D reading only it.
+        auto moves_relu_out = [&](const std::string& id) {
+            static const std::set<std::string> convs{"Conv2D", "DepthwiseConv2D", "Conv2DTranspose"};
+            if (!opt.fuse || !convs.count(type_of(id)) || fanout[id] != 1) return false;
+            const std::string& next = consumer.at(id);
+            return param_str(a.nodes.at(id).params, "activation") == "relu" && type_of(next) == "MaxPool2D" &&
+                   only_input(next) == id;
+        };
+
         for (const std::string& id : a.order) {
             const NodeInfo& info = a.nodes.at(id);
             Step st;
@@ -91,6 +103,8 @@ struct Plan::Impl {
                           .seed = opt.seed + step_of.size() * 7919, .fuse_relu = folds_relu(id),
                           .dry_run = count_only};
             const std::string producer = only_input(id);
+            setup.relu_moved_out = moves_relu_out(id);
+            setup.relu_after = !producer.empty() && moves_relu_out(producer);
             const bool folded = !producer.empty() && folds_relu(producer);
             const bool in_place = !folded && !producer.empty() && opt.fuse && relu_runs_in_place(info) &&
                                   relu_in_place_ok(steps[step_of.at(producer)], a.nodes.at(producer));

@@ -34,6 +34,11 @@ struct OpSetup {
     float* out_grad = nullptr;      // null in inference plans
     std::vector<float*> w, w_grad;  // in LayerInfo::weights order
     bool fuse_relu = false;         // BatchNormalization: apply the ReLU that is its only consumer
+    // ReLU moved past max pooling (relu(maxpool(x)) == maxpool(relu(x)), gradients too): the
+    // convolution leaves out its relu activation and the MaxPool2D after it applies it, to a
+    // quarter of the values, so the ReLU's backward pass reads a quarter of the bytes.
+    bool relu_moved_out = false;    // Conv2D family: skip the `activation: relu`
+    bool relu_after = false;        // MaxPool2D: apply relu to the pooled output
     bool dry_run = false;           // an estimate: buffers are placeholders, build but never run
 };
 

@@ -1,5 +1,6 @@
 // Window pooling on oneDNN pooling primitives over plain NHWC; max pooling's forward training
-// pass writes a workspace (the argmax of each window) that its backward reads.
+// pass writes a workspace (the argmax of each window) that its backward reads. Max pooling may
+// also apply the relu of the convolution before it, as a post-op (see OpSetup::relu_after).
 // Global pooling as plain loops over (batch, pixels, channels): memory-bound reductions that
 // need no window geometry. (oneDNN's pooling with a whole-image window is correct too; an early
 // test failure blamed on it was a tie between two maxima in the finite differences.)
@@ -7,6 +8,7 @@
 #include <cstring>
 
 #include "backend/cpu/ops.h"
+#include "backend/cpu/post_activation.h"
 #include "layers/window.h"
 
 namespace lf {
@@ -19,7 +21,10 @@ using dnnl::memory;
 
 class PoolingOp : public CpuOp {
 public:
-    explicit PoolingOp(const OpSetup& s) : ctx_(s.ctx) {
+    explicit PoolingOp(const OpSetup& s)
+        : ctx_(s.ctx),
+          act_(s.ctx, s.relu_after ? "relu" : "linear", s.batch * s.node.layer.output[0] * s.node.layer.output[1],
+               s.node.layer.output[2], s.out, s.out_grad, s.training) {
         using namespace dnnl;
         const std::string& type = s.node.spec->type;
         const Shape& in = s.node.inputs[0];
@@ -35,10 +40,10 @@ public:
         const algorithm alg = is_max ? algorithm::pooling_max : algorithm::pooling_avg_exclude_padding;
         auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
         pooling_forward::primitive_desc fpd(
-            pooling_forward::desc(prop, alg, src_md, dst_md, strides, kernel, pad_l, pad_r), Scratchpad::attr(),
-            ctx_.eng);
+            pooling_forward::desc(prop, alg, src_md, dst_md, strides, kernel, pad_l, pad_r), act_.attr(), ctx_.eng);
         fwd_ = pooling_forward(fpd);
-        fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md, ctx_, s.in[0])}, {DNNL_ARG_DST, wrap(dst_md, ctx_, s.out)}};
+        fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md, ctx_, s.in[0])},
+                     {DNNL_ARG_DST, wrap(dst_md, ctx_, act_.primitive_dst())}};
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
         impl_ = fpd.impl_info_str();
         if (!s.training || !s.in_grad[0]) return;
@@ -50,23 +55,32 @@ public:
             pooling_backward::desc(alg, src_md, dst_md, strides, kernel, pad_l, pad_r), Scratchpad::attr(), ctx_.eng,
             fpd);
         bwd_ = pooling_backward(bpd);
-        bwd_args_ = {{DNNL_ARG_DIFF_DST, wrap(dst_md, ctx_, s.out_grad)},
+        bwd_args_ = {{DNNL_ARG_DIFF_DST, wrap(dst_md, ctx_, act_.primitive_diff_dst())},
                      {DNNL_ARG_DIFF_SRC, wrap(src_md, ctx_, s.in_grad[0])}};
         if (is_max) bwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
         ctx_.scratch.bind(bpd, ctx_.eng, bwd_args_);
         impl_ += std::string(" / ") + bpd.impl_info_str();
     }
 
-    void forward() override { run(fwd_, ctx_.strm, fwd_args_); }
-    void backward() override {
-        if (bwd_) run(bwd_, ctx_.strm, bwd_args_);
+    void forward() override {
+        run(fwd_, ctx_.strm, fwd_args_);
+        act_.forward();
     }
-    std::string impl_info() const override { return impl_; }
-    std::size_t workspace_bytes() const override { return workspace_ ? workspace_.get_desc().get_size() : 0; }
-    bool backward_reads_output() const override { return false; }  // max pooling reads its workspace
+    void backward() override {
+        if (!bwd_) return;
+        act_.backward();
+        run(bwd_, ctx_.strm, bwd_args_);
+    }
+    std::string impl_info() const override { return impl_ + act_.impl_info(); }
+    std::size_t workspace_bytes() const override {
+        return (workspace_ ? workspace_.get_desc().get_size() : 0) + act_.workspace_bytes();
+    }
+    // Max pooling itself reads its workspace, not its output; a relu post-op reads the output.
+    bool backward_reads_output() const override { return act_.reads_output(); }
 
 private:
     CpuContext& ctx_;
+    PostActivation act_;
     dnnl::primitive fwd_, bwd_;
     memory workspace_;  // max pooling: argmax per window, written forward, read backward
     std::unordered_map<int, memory> fwd_args_, bwd_args_;

@@ -1,0 +1,34 @@
+#include "train/slices.h"
+
+#include <algorithm>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace lf::train_detail {
+
+namespace {
+constexpr std::size_t kAlign = 16;             // floats per 64-byte cache line
+constexpr std::size_t kMinParallel = 1 << 16;  // below this, waking the pool costs more than it saves
+}  // namespace
+
+void run_slices(std::size_t n, void (*fn)(void*, std::size_t, std::size_t), void* context) {
+    // Serial without OpenMP (a compiler without it) and under ThreadSanitizer, which cannot see
+    // libgomp's barriers and would report the slices' writes as racing with the caller's reads.
+#if defined(_OPENMP) && !defined(__SANITIZE_THREAD__)
+    if (n >= kMinParallel && omp_get_max_threads() > 1) {
+#pragma omp parallel
+        {
+            const auto threads = std::size_t(omp_get_num_threads()), t = std::size_t(omp_get_thread_num());
+            const std::size_t per = (n / threads + kAlign - 1) / kAlign * kAlign;
+            const std::size_t begin = std::min(n, t * per), end = std::min(n, begin + per);
+            if (begin < end) fn(context, begin, end);
+        }
+        return;
+    }
+#endif
+    fn(context, 0, n);
+}
+
+}  // namespace lf::train_detail
