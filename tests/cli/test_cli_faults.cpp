@@ -116,6 +116,8 @@ private Q_SLOTS:
         RunStore store((out + "/p.lfruns").toStdString(), false);
         QCOMPARE(store.integrity_check(), std::string("ok"));
         QCOMPARE(store.run(1).status, std::string("finished"));
+        // Its final status could not be written on the full disk, and its process has ended.
+        QCOMPARE(store.run(2).status, std::string("interrupted"));
         QVERIFY(!store.metrics(1, "epoch").empty());
         QCOMPARE(int(store.checkpoints(2).size()), std::min(saved, 5));  // --keep 5 by default
         QCOMPARE(list.lines()[0]["checkpoints"].size(), store.checkpoints().size());

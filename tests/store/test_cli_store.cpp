@@ -141,7 +141,8 @@ private slots:
 
     // SIGKILL at random moments (during steps, checkpoint commits, metric flushes); after each
     // kill the store opens, passes integrity_check, every checkpoint is checksum-valid and
-    // restorable, and the last one the child reported committed is there. Resuming each time,
+    // restorable, the last one the child reported committed is there, and no run reads
+    // `running` (a killed one reads `interrupted`). Resuming each time,
     // the finished run equals an uninterrupted one.
     void killed_training_never_loses_committed_checkpoints() {
         const QString straight = project("crash_straight"), p = project("crash");
@@ -157,6 +158,7 @@ private slots:
         std::mt19937 rng(12345);
         int kills = 0, verified = 0;
         bool killed = false;  // the last round was killed: resume its run, else start a new one
+        bool interrupted_seen = false;  // a killed run read as `interrupted`
         for (int round = 0; round < 16; ++round) {
             QStringList args = {"train", p};
             if (killed && !lf::RunStore(store_of(p).toStdString()).checkpoints().empty()) args << "--resume" << "latest";
@@ -180,6 +182,10 @@ private slots:
 
             lf::RunStore store(store_of(p).toStdString());
             QCOMPARE(store.integrity_check(), std::string("ok"));
+            for (const lf::RunInfo& run : store.runs()) {  // no trainer is alive now
+                QVERIFY2(run.status != "running", qPrintable(QString("run %1 still reads running").arg(run.id)));
+                interrupted_seen = interrupted_seen || run.status == "interrupted";
+            }
             bool found = last_reported == 0;
             for (const lf::CheckpointInfo& c : store.checkpoints()) {
                 found = found || c.id == last_reported;
@@ -193,6 +199,7 @@ private slots:
             QVERIFY2(found, qPrintable(QString("checkpoint %1 was reported saved but is gone").arg(last_reported)));
         }
         QVERIFY2(kills >= 6, qPrintable(QString("only %1 kills landed").arg(kills)));
+        QVERIFY(interrupted_seen);
         if (killed) {
             Run last = cli(QStringList{"train", p, "--resume", "latest"} + opts);
             QVERIFY2(last.code == 0, qPrintable(last.err));

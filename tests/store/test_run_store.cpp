@@ -1,10 +1,13 @@
 // lf::RunStore: schema and migrations, retention (newest N + best + pinned), checkpoint
 // resolution, checksums, metric batches from a writer thread with a concurrent reader, damaged
-// files, and checkpoint blobs (graph mismatch, partial restore, optimizer state).
+// files, runs whose process ended without a status, and checkpoint blobs (graph mismatch,
+// partial restore, optimizer state).
 #include <QtTest>
 #include <sqlite3.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#include <sys/wait.h>
 
 #include <csignal>
 
@@ -96,6 +99,44 @@ PRAGMA user_version=1;)");
         QCOMPARE(store.checkpoint_blob(1), std::string("abc"));
         store.set_pinned(1, true);
         QCOMPARE(store.integrity_check(), std::string("ok"));
+    }
+
+    void run_of_a_process_that_ended_reads_interrupted() {
+        // A child process creates a run and ends without a final status, as a killed trainer
+        // or one whose disk filled up does. The store keeps `running`; readers see
+        // `interrupted`. The live process's own run, a resumed run and a run of an older store
+        // (no owner recorded) stay `running`.
+        const std::string path = fresh();
+        std::int64_t own = 0;
+        {
+            lf::RunStore store(path);
+            own = store.create_run({.name = "live", .graph = "{}", .settings = "{}"});
+        }
+        const pid_t child = fork();
+        if (child == 0) {
+            lf::RunStore store(path);
+            store.create_run({.name = "dead", .graph = "{}", .settings = "{}"});
+            _exit(0);
+        }
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        lf::RunStore store(path);
+        QCOMPARE(store.run(own).status, std::string("running"));
+        const std::int64_t dead = own + 1;
+        QCOMPARE(store.run(dead).status, std::string("interrupted"));
+        QCOMPARE(store.runs()[1].status, std::string("interrupted"));
+        QVERIFY(store.run(dead).finished.empty());  // nothing was written: a reader only derives it
+
+        sql(path, "UPDATE runs SET owner = '' WHERE id = " + std::to_string(dead));  // as migrated from v2
+        QCOMPARE(store.run(dead).status, std::string("running"));
+        sql(path, "UPDATE runs SET owner = 'another-host/1/1' WHERE id = " + std::to_string(dead));
+        QCOMPARE(store.run(dead).status, std::string("running"));  // cannot tell: it may be alive there
+
+        store.set_status(dead, "running");  // resumed here: this process owns it now
+        QCOMPARE(store.run(dead).status, std::string("running"));
+        store.set_status(dead, "finished");
+        QCOMPARE(store.run(dead).status, std::string("finished"));
     }
 
     void newer_schema_is_refused() {

@@ -11,6 +11,7 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "store/run_owner.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
 
@@ -61,20 +62,20 @@ const std::string& RunStore::path() const { return db_->path(); }
 
 std::int64_t RunStore::create_run(const RunInfo& r) {
     std::lock_guard lock(mutex_);
-    Stmt s(*db_, "INSERT INTO runs(name, created, status, graph, settings, dataset_fingerprint, device, notes) "
-                 "VALUES(?, ?, 'running', ?, ?, ?, ?, ?)");
+    Stmt s(*db_, "INSERT INTO runs(name, created, status, graph, settings, dataset_fingerprint, device, notes, owner) "
+                 "VALUES(?, ?, 'running', ?, ?, ?, ?, ?, ?)");
     s.bind(1, r.name).bind(2, utc_now()).bind(3, r.graph).bind(4, r.settings).bind(5, r.dataset_fingerprint);
-    s.bind(6, r.device.empty() ? std::string("cpu") : r.device).bind(7, r.notes).run();
+    s.bind(6, r.device.empty() ? std::string("cpu") : r.device).bind(7, r.notes);
+    s.bind(8, store_detail::this_process_owner()).run();
     return sqlite3_last_insert_rowid(db_->handle());
 }
 
 void RunStore::set_status(std::int64_t run, const std::string& status) {
     std::lock_guard lock(mutex_);
-    Stmt s(*db_, "UPDATE runs SET status = ?, finished = ? WHERE id = ?");
-    s.bind(1, status);
-    if (status == "running") s.bind_null(2);
-    else s.bind(2, utc_now());
-    s.bind(3, run).run();
+    const bool running = status == "running";
+    Stmt s(*db_, running ? "UPDATE runs SET status = ?, finished = NULL, owner = ? WHERE id = ?"
+                         : "UPDATE runs SET status = ?, finished = ? WHERE id = ?");
+    s.bind(1, status).bind(2, running ? store_detail::this_process_owner() : utc_now()).bind(3, run).run();
 }
 
 namespace {
@@ -82,7 +83,7 @@ namespace {
 const char* const kRunColumns =
     "SELECT id, name, created, coalesce(finished, ''), status, graph, settings, dataset_fingerprint, device, notes, "
     "(SELECT coalesce(max(step), 0) FROM metrics WHERE run = runs.id), "
-    "(SELECT coalesce(max(epoch), 0) FROM metrics WHERE run = runs.id) FROM runs";
+    "(SELECT coalesce(max(epoch), 0) FROM metrics WHERE run = runs.id), owner FROM runs";
 
 RunInfo run_from(const Stmt& s) {
     RunInfo r;
@@ -98,6 +99,8 @@ RunInfo run_from(const Stmt& s) {
     r.notes = s.text(9);
     r.last_step = s.integer(10);
     r.last_epoch = s.integer(11);
+    if (r.status == "running" && store_detail::owner_state(s.text(12)) == store_detail::OwnerState::Gone)
+        r.status = "interrupted";
     return r;
 }
 

@@ -47,6 +47,10 @@ ALTER TABLE checkpoints ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX metrics_by_run_step ON metrics(run, step);
 CREATE INDEX checkpoints_by_run_step ON checkpoints(run, step);
 )sql",
+    // 3: the process training a run (store/run_owner.h), so a dead one's run reads `interrupted`.
+    R"sql(
+ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+)sql",
 };
 static_assert(std::size(kMigrations) == kRunStoreVersion);
 

@@ -52,12 +52,13 @@ RetentionPolicy retention(const SessionOptions& o, bool has_validation) {
 }
 
 // Records a failed run's status without hiding why it failed: when the store cannot take even
-// that (a full disk), the message says so and the run stays listed as running, as a killed one.
+// that (a full disk), the message says so; once this process ends the run reads `interrupted`,
+// as a killed one does (store/run_owner.h).
 void record_failure(RunRecorder& recorder, std::string* message) {
     try {
         recorder.finish("failed");
     } catch (const std::exception&) {
-        if (message) *message += "; the run stays listed as running (its status could not be recorded)";
+        if (message) *message += "; its status could not be recorded, so the run will be listed as interrupted";
     }
 }
 

@@ -19,11 +19,13 @@ namespace store_detail {
 class Db;
 }
 
-inline constexpr int kRunStoreVersion = 2;  // PRAGMA user_version of a current store
+inline constexpr int kRunStoreVersion = 3;  // PRAGMA user_version of a current store
 
 struct RunInfo {
     std::int64_t id = 0;
-    std::string name, created, finished, status;  // status: running, finished, early_stopped, stopped, failed
+    // status: running, finished, early_stopped, stopped, failed; or interrupted: stored as
+    // running, but the process training it on this machine has ended (killed, or its disk full).
+    std::string name, created, finished, status;
     std::string graph, settings;                   // JSON snapshots of what the run trained
     std::string dataset_fingerprint, device, notes;
     std::int64_t last_step = 0, last_epoch = 0;    // from its metrics
@@ -66,7 +68,8 @@ public:
     const std::string& path() const;
 
     std::int64_t create_run(const RunInfo& r);  // name, graph, settings, fingerprint, device, notes
-    void set_status(std::int64_t run, const std::string& status);  // also stamps `finished` unless running
+    // Also stamps `finished`, or for `running` (a resumed run) makes this process its owner.
+    void set_status(std::int64_t run, const std::string& status);
     std::vector<RunInfo> runs();
     RunInfo run(std::int64_t id);  // throws lf::Error (Input) for an unknown id
 
