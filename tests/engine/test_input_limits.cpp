@@ -98,6 +98,20 @@ private slots:
         LF_EXPECT_INPUT_ERROR(lf::parse_safetensors(overflow, "big.safetensors"), "big.safetensors", "larger than");
     }
 
+    void safetensorsRefusesNumbersThatAreNotIntegers() {
+        // Found by the fuzzer: a float offset out of uint64's range was converted with undefined behaviour.
+        const std::string offsets[] = {"[0, 7.8e43]", "[0, 24.0]", "[-8, 24]", "[0, \"24\"]", "24"};
+        for (const std::string& off : offsets) {
+            const std::string s = safetensors("{\"w\": {\"dtype\": \"F32\", \"shape\": [2, 3], \"data_offsets\": " + off + "}}", 24);
+            LF_EXPECT_INPUT_ERROR(lf::parse_safetensors(s, "f.safetensors"), "f.safetensors", "tensor 'w'");
+        }
+        for (const char* shape : {"[2, 3.0]", "[1e30]", "[18446744073709551615]", "6"}) {
+            const std::string s = safetensors("{\"w\": {\"dtype\": \"F32\", \"shape\": " + std::string(shape) +
+                                              ", \"data_offsets\": [0, 24]}}", 24);
+            LF_EXPECT_INPUT_ERROR(lf::parse_safetensors(s, "s.safetensors"), "s.safetensors", "tensor 'w'");
+        }
+    }
+
     void safetensorsRefusesDeepHeader() {
         LF_EXPECT_INPUT_ERROR(lf::parse_safetensors(safetensors(nested(100000), 0), "deep.safetensors"),
                               "deep.safetensors", "nests deeper");

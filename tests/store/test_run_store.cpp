@@ -144,6 +144,8 @@ PRAGMA user_version=1;)");
         { lf::RunStore store(path); }
         exec(path, "PRAGMA user_version=99");
         LF_EXPECT_INPUT_ERROR(lf::RunStore{path}, "newer", "update Layerforge");
+        exec(path, "PRAGMA user_version=-16777216");  // the fuzzer's damaged header
+        LF_EXPECT_INPUT_ERROR(lf::RunStore{path}, path.c_str(), "-16777216 is invalid", "damaged");
     }
 
     void retention_keeps_newest_best_and_pinned() {
@@ -345,6 +347,22 @@ PRAGMA user_version=1;)");
         auto sgd = lf::make_optimizer("SGD", {});
         sgd->bind(m2.weights().size());
         LF_EXPECT_INPUT_ERROR(lf::restore_checkpoint(m2, *sgd, blob, "blob"), "trained with Adam", "uses SGD");
+
+        // Integer fields holding floats (1e300 cannot become an integer) are damage, not undefined behaviour.
+        for (const char* field : {"iterations", "seen", "wait"}) {  // each read by restore (the top-level "epoch" is not)
+            std::string damaged = blob;
+            const std::string key = std::string("\\\"") + field + "\\\":";
+            const auto at = damaged.find(key);
+            QVERIFY2(at != std::string::npos, field);
+            const auto end = damaged.find_first_of(",}", at + key.size());
+            damaged.replace(at + key.size(), end - at - key.size(), "1e300");
+            std::uint64_t n = 0;  // the header grew: rewrite its little-endian length
+            for (int i = 7; i >= 0; --i) n = (n << 8) | std::uint8_t(blob[std::size_t(i)]);
+            n += damaged.size() - blob.size();
+            for (int i = 0; i < 8; ++i) damaged[std::size_t(i)] = char((n >> (8 * i)) & 0xff);
+            const std::string why = std::string("'") + field + "' is not an integer";
+            LF_EXPECT_INPUT_ERROR(lf::restore_checkpoint(m2, *opt2, damaged, "blob"), "blob", "damaged", why.c_str());
+        }
     }
 
     void mismatched_graph_is_refused_or_partially_restored() {

@@ -1,6 +1,6 @@
 #include "project/json_view.h"
 
-#include <limits>
+#include "core/json_numbers.h"
 
 namespace lf::detail {
 
@@ -55,10 +55,8 @@ std::string JsonView::as_string() const {
 
 std::int64_t JsonView::as_int() const {
     if (!j_->is_number_integer()) throw type_error("an integer");
-    if (j_->is_number_unsigned() &&
-        j_->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-        throw error("integer too large; use a value below 2^63");
-    return j_->get<std::int64_t>();
+    if (auto v = json_int64(*j_)) return *v;
+    throw error("integer too large; use a value below 2^63");
 }
 
 double JsonView::as_number() const {

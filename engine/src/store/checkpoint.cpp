@@ -1,8 +1,10 @@
 #include "layerforge/store/checkpoint.h"
 
 #include <cmath>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
+#include "core/json_numbers.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/limits.h"
 #include "layerforge/store/run_store.h"
@@ -48,15 +50,26 @@ Json state_json(const TrainState& s) {
     return j;
 }
 
+// A header field of the wrong kind; restore_checkpoint reports it as damage, like Json's own errors.
+struct BadField : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// An integer field of the header (a float there would be converted with undefined behaviour).
+std::int64_t integer(const Json& j, const char* key) {
+    if (auto v = detail::json_int64(j.at(key))) return *v;
+    throw BadField(std::string("'") + key + "' is not an integer");
+}
+
 TrainState state_from(const Json& j) {
     TrainState s;
-    s.epoch = j.at("epoch");
-    s.step_in_epoch = j.at("step_in_epoch");
-    s.iterations = j.at("iterations");
-    s.steps_per_epoch = j.at("steps_per_epoch");
+    s.epoch = integer(j, "epoch");
+    s.step_in_epoch = integer(j, "step_in_epoch");
+    s.iterations = integer(j, "iterations");
+    s.steps_per_epoch = integer(j, "steps_per_epoch");
     s.shuffle_rng = j.at("shuffle_rng");
     s.loss_sum = num(j.at("loss_sum"));
-    s.seen = j.at("seen");
+    s.seen = integer(j, "seen");
     s.learning_rate = num(j.at("learning_rate"));
     s.lr_scale = num(j.at("lr_scale"));
     for (const Json& m : j.at("metric_states")) {
@@ -66,11 +79,13 @@ TrainState state_from(const Json& j) {
     }
     if (j.contains("early_stopping")) {
         const Json& e = j["early_stopping"];
-        s.early_stopping = EarlyStopping::State{num(e.at("best")), e.at("best_epoch"), e.at("wait"), e.at("last_improved")};
+        s.early_stopping = EarlyStopping::State{num(e.at("best")), integer(e, "best_epoch"), integer(e, "wait"),
+                                                e.at("last_improved").get<bool>()};
     }
     if (j.contains("reduce_lr_on_plateau")) {
         const Json& r = j["reduce_lr_on_plateau"];
-        s.reduce_lr = ReduceLROnPlateau::State{num(r.at("best")), num(r.at("scale")), r.at("wait"), r.at("cooldown_left")};
+        s.reduce_lr = ReduceLROnPlateau::State{num(r.at("best")), num(r.at("scale")), integer(r, "wait"),
+                                               integer(r, "cooldown_left")};
     }
     return s;
 }
@@ -145,6 +160,9 @@ TrainState restore_checkpoint(Model& m, Optimizer& opt, const std::string& blob,
     SafetensorsView v = parse_safetensors(blob, origin);
     Json h = header_of(v, origin);
     require_same_layers(m, v, origin);
+    auto damaged = [&](const std::string& why) {
+        return input_error(origin + ": the checkpoint header is damaged (" + why + ")");
+    };
     try {
         const Json& o = h.at("optimizer");
         if (o.at("name") != opt.name())
@@ -162,10 +180,12 @@ TrainState restore_checkpoint(Model& m, Optimizer& opt, const std::string& blob,
             copy_weights(m, v, s.best_weights.data(), origin, false, "train/best_weights/");
         }
         m.weights() = std::move(weights);
-        opt.set_iterations(o.at("iterations"));
+        opt.set_iterations(integer(o, "iterations"));
         return s;
     } catch (const Json::exception& e) {
-        throw input_error(origin + ": the checkpoint header is damaged (" + e.what() + ")");
+        throw damaged(e.what());
+    } catch (const BadField& e) {
+        throw damaged(e.what());
     }
 }
 

@@ -63,6 +63,9 @@ int user_version(Db& db) {
 
 void migrate(Db& db) {
     int v = user_version(db);
+    if (v < 0)  // the fuzzer's damaged header; it indexed kMigrations out of bounds
+        throw input_error(db.path() + ": the run store's schema version " + std::to_string(v) +
+                          " is invalid; the file is damaged");
     if (v > kRunStoreVersion)
         throw input_error(db.path() + ": the run store has schema version " + std::to_string(v) +
                           ", newer than this Layerforge understands (" + std::to_string(kRunStoreVersion) +

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/json_numbers.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
 #include "layerforge/core/limits.h"
@@ -86,8 +87,15 @@ SafetensorsView parse_safetensors(const std::string& bytes, const std::string& o
             }
             SafetensorsView::Tensor t;
             t.dtype = it->at("dtype").get<std::string>();
-            t.shape = it->at("shape").get<std::vector<std::int64_t>>();
-            auto off = it->at("data_offsets").get<std::vector<std::uint64_t>>();
+            if (!it->at("shape").is_array() || !it->at("data_offsets").is_array())
+                throw fail("tensor '" + it.key() + "' has a malformed entry; the file is damaged");
+            for (const auto& d : it->at("shape")) {
+                auto dim = detail::json_int64(d);
+                if (!dim) throw fail("tensor '" + it.key() + "' has a shape that is not a list of integers; the file is damaged");
+                t.shape.push_back(*dim);
+            }
+            std::vector<std::uint64_t> off;
+            for (const auto& o : it->at("data_offsets")) off.push_back(detail::json_uint64(o).value_or(data_size + 1));
             if (off.size() != 2 || off[0] > off[1] || off[1] > data_size)
                 throw fail("tensor '" + it.key() + "' has bad data offsets; the file is damaged");
             t.data = bytes.data() + data_start + off[0];
