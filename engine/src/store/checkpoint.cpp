@@ -1,7 +1,6 @@
 #include "layerforge/store/checkpoint.h"
 
 #include <cmath>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "core/json_numbers.h"
@@ -50,15 +49,11 @@ Json state_json(const TrainState& s) {
     return j;
 }
 
-// A header field of the wrong kind; restore_checkpoint reports it as damage, like Json's own errors.
-struct BadField : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 // An integer field of the header (a float there would be converted with undefined behaviour).
+// Thrown as Json's own type error, which restore_checkpoint reports as a damaged header.
 std::int64_t integer(const Json& j, const char* key) {
     if (auto v = detail::json_int64(j.at(key))) return *v;
-    throw BadField(std::string("'") + key + "' is not an integer");
+    throw Json::type_error::create(302, std::string("'") + key + "' is not an integer", &j);
 }
 
 TrainState state_from(const Json& j) {
@@ -160,9 +155,6 @@ TrainState restore_checkpoint(Model& m, Optimizer& opt, const std::string& blob,
     SafetensorsView v = parse_safetensors(blob, origin);
     Json h = header_of(v, origin);
     require_same_layers(m, v, origin);
-    auto damaged = [&](const std::string& why) {
-        return input_error(origin + ": the checkpoint header is damaged (" + why + ")");
-    };
     try {
         const Json& o = h.at("optimizer");
         if (o.at("name") != opt.name())
@@ -183,9 +175,7 @@ TrainState restore_checkpoint(Model& m, Optimizer& opt, const std::string& blob,
         opt.set_iterations(integer(o, "iterations"));
         return s;
     } catch (const Json::exception& e) {
-        throw damaged(e.what());
-    } catch (const BadField& e) {
-        throw damaged(e.what());
+        throw input_error(origin + ": the checkpoint header is damaged (" + e.what() + ")");
     }
 }
 
