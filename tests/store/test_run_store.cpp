@@ -202,6 +202,14 @@ PRAGMA user_version=1;)");
         QVERIFY(thrown);
     }
 
+    void checksum_of_parts_is_the_checksum_of_their_concatenation() {
+        QCOMPARE(lf::crc32_hex(std::string("123456789")), std::string("crc32:cbf43926"));  // the CRC-32 check value
+        QCOMPARE(lf::crc32_hex({"1234", "", "56789"}), std::string("crc32:cbf43926"));
+        const std::string a(3000, 'a'), b = "tail";
+        QCOMPARE(lf::crc32_hex({a, b}), lf::crc32_hex(a + b));
+        QCOMPARE(lf::crc32_hex({}), lf::crc32_hex(std::string()));
+    }
+
     void damaged_and_unwritable_files_give_clear_messages() {
         const std::string junk = fresh();
         std::ofstream(junk) << std::string(5000, 'j');

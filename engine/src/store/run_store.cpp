@@ -21,17 +21,21 @@ using store_detail::Db;
 using store_detail::Stmt;
 using store_detail::Transaction;
 
-std::string crc32_hex(const std::string& bytes) {
+std::string crc32_hex(std::initializer_list<std::string_view> parts) {
     uLong crc = crc32(0L, Z_NULL, 0);
-    for (std::size_t done = 0; done < bytes.size();) {  // zlib takes 32-bit lengths
-        const std::size_t n = std::min<std::size_t>(bytes.size() - done, 1u << 30);
-        crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), uInt(n));
-        done += n;
+    for (std::string_view bytes : parts) {
+        for (std::size_t done = 0; done < bytes.size();) {  // zlib takes 32-bit lengths
+            const std::size_t n = std::min<std::size_t>(bytes.size() - done, 1u << 30);
+            crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), uInt(n));
+            done += n;
+        }
     }
     char buf[32];
     std::snprintf(buf, sizeof buf, "crc32:%08lx", static_cast<unsigned long>(crc));
     return buf;
 }
+
+std::string crc32_hex(std::string_view bytes) { return crc32_hex({bytes}); }
 
 std::string utc_now() {
     std::time_t t = std::time(nullptr);

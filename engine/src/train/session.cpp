@@ -29,15 +29,17 @@ std::pair<std::string, std::string> snapshots(const Project& p) {
 
 // Fashion-MNIST: a checksum of the training tensors; image folders: of the file list and labels.
 std::string fingerprint(const BoundSources& data) {
-    std::string bytes;
+    std::string checksum;
     if (data.scan) {
-        for (const LabeledFile& f : data.scan->train) bytes += f.path + '\n' + std::to_string(f.label) + '\n';
-    } else {
+        std::string files;
+        for (const LabeledFile& f : data.scan->train) files += f.path + '\n' + std::to_string(f.label) + '\n';
+        checksum = crc32_hex(files);
+    } else {  // the tensors in place: a copy would double the peak memory of a large dataset
         const TensorDataset& d = data.tensors.train;
-        bytes.assign(reinterpret_cast<const char*>(d.images.data()), d.images.size() * sizeof(float));
-        bytes.append(reinterpret_cast<const char*>(d.labels.data()), d.labels.size() * sizeof(std::int32_t));
+        checksum = crc32_hex({{reinterpret_cast<const char*>(d.images.data()), d.images.size() * sizeof(float)},
+                              {reinterpret_cast<const char*>(d.labels.data()), d.labels.size() * sizeof(std::int32_t)}});
     }
-    return std::to_string(data.train->size()) + " samples " + crc32_hex(bytes);
+    return std::to_string(data.train->size()) + " samples " + checksum;
 }
 
 RetentionPolicy retention(const SessionOptions& o, bool has_validation) {

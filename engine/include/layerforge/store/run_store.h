@@ -7,10 +7,12 @@
 // writer. Every write is a transaction: a process killed at any instant leaves the committed
 // data intact.
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lf {
@@ -100,7 +102,9 @@ private:
     std::mutex mutex_;
 };
 
-std::string crc32_hex(const std::string& bytes);  // "crc32:xxxxxxxx"
+std::string crc32_hex(std::string_view bytes);  // "crc32:xxxxxxxx"
+// The CRC of the parts one after the other, without copying them into one string first.
+std::string crc32_hex(std::initializer_list<std::string_view> parts);
 std::string utc_now();                            // "2024-05-01T12:00:00Z"
 
 }  // namespace lf
