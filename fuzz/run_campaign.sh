@@ -7,6 +7,9 @@
 # BUILD_DIR/fuzz-work/<target>/ and appends one line to BUILD_DIR/fuzz-campaign.tsv:
 #   target  round  cpu_seconds  executions  edges  exit_status
 # Crashes go to BUILD_DIR/fuzz-findings/ as in run_fuzzers.sh.
+# While the file BUILD_DIR/fuzz-pause exists, the running turn is ended cleanly and no new one
+# starts: a benchmark can have the cores that way. Stopping a fuzzer with SIGSTOP instead makes
+# libFuzzer's wall-clock timeout report every input it was running as a hang.
 set -u
 build=$1; chunk=$2; rounds=$3; shift 3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +25,7 @@ cpu_seconds() {  # utime + stime of a live process, in whole seconds
 round=1
 while [ "$round" -le "$rounds" ]; do
   for t in "$@"; do
+    while [ -e "$build/fuzz-pause" ]; do sleep 5; done
     mkdir -p "$build/fuzz-work/$t" "$build/fuzz-findings"
     log="$build/fuzz-campaign-$t-$round.log"
     nice -n 19 "$build/fuzz/fuzz_$t" -max_total_time=1000000 -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
@@ -31,7 +35,7 @@ while [ "$round" -le "$rounds" ]; do
     used=0
     while kill -0 "$pid" 2>/dev/null; do
       used=$(cpu_seconds "$pid")
-      [ "$used" -ge "$chunk" ] && kill -INT "$pid"
+      { [ "$used" -ge "$chunk" ] || [ -e "$build/fuzz-pause" ]; } && kill -INT "$pid"
       sleep 5
     done
     wait "$pid"; rc=$?
