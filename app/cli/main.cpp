@@ -1,7 +1,5 @@
 // layerforge-cli: the studio's jobs from a terminal. Exit codes: 0 ok, 1 runtime failure,
 // 2 usage or input error.
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -10,6 +8,7 @@
 
 #include "command.h"
 #include "layerforge/core/error.h"
+#include "openmp_policy.h"
 #include "plugin_host.h"
 
 namespace {
@@ -24,14 +23,6 @@ void print_overview() {
     s += "\nevery command also takes --plugin-dir DIR (repeatable): load the plugins in DIR too\n";
     s += "\nRun `layerforge-cli COMMAND --help` for a command's options.\n";
     std::fputs(s.c_str(), stdout);
-}
-
-// OpenMP reads OMP_WAIT_POLICY when the runtime loads, before main. Spinning worker threads
-// fight the data and UI threads on small machines, so default to passive and restart once.
-void ensure_passive_openmp(char** argv) {
-    if (std::getenv("OMP_WAIT_POLICY")) return;
-    setenv("OMP_WAIT_POLICY", "passive", 1);
-    execv("/proc/self/exe", argv);  // on failure, carry on with the default policy
 }
 
 // Removes every "--plugin-dir DIR" / "--plugin-dir=DIR" from args and returns the folders.
@@ -63,7 +54,7 @@ void load_plugins(const std::vector<std::string>& dirs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    ensure_passive_openmp(argv);
+    lf::app::ensure_passive_openmp(argv);
     std::vector<std::string> rest(argv + 1, argv + argc);
     std::vector<std::string> plugin_dirs;
     try {

@@ -13,9 +13,11 @@
 #include "i18n/language.h"
 #include "i18n/translations.h"
 #include "mainwindow/main_window.h"
+#include "openmp_policy.h"
 #include "plugin_host.h"
 
 int main(int argc, char** argv) {
+    lf::app::ensure_passive_openmp(argv);  // before Qt starts any thread
     QApplication app(argc, argv);
     QApplication::setApplicationName("Layerforge");
     QApplication::setOrganizationName("Layerforge");
