@@ -77,6 +77,25 @@ private slots:
         QCOMPARE(la, lb);
         for (std::size_t i = 0; i < a.grads().size(); ++i) QVERIFY(std::abs(a.grads()[i] - b.grads()[i]) < 1e-6f);
     }
+    // x -> a -> b, and c from x (no fan-out) or from a (fan-out 2), then Add(b, c) -> Softmax:
+    // the same nodes and sizes, so the fan-out's cost is what the plan adds for a's second consumer.
+    // The first consumer writes a's own gradient: one extra buffer, not one per consumer.
+    void fan_out_costs_one_gradient_buffer_per_extra_consumer() {
+        auto graph = [](bool fan_out) {
+            GraphBuilder b;
+            auto x = b.add("Input", {{"shape", IntList{6}}});
+            auto a = b.add("Dense", {{"units", std::int64_t(6)}, {"activation", std::string("tanh")}}, {x});
+            auto d = b.add("Dense", {{"units", std::int64_t(3)}}, {a});
+            auto c = b.add("Dense", {{"units", std::int64_t(3)}}, {fan_out ? a : x});
+            b.add("Softmax", {}, {b.add("Add", {}, {d, c})});
+            return b.graph;
+        };
+        lf::Model plain(graph(false)), forked(graph(true));
+        const lf::PlanOptions opt{.batch = 10, .mode = lf::PlanMode::Train};
+        const std::size_t extra = lf::Plan(forked, opt).memory().gradients - lf::Plan(plain, opt).memory().gradients;
+        QCOMPARE(extra, std::size_t(10 * 6) * sizeof(float));
+    }
+
     void mlp_uses_no_reference_kernels() {
         lf::Model model(mlp_builder().graph);
         lf::Plan plan(model, {.batch = 50, .mode = lf::PlanMode::Train});

@@ -2,8 +2,8 @@
 // weight decay before the gradient update), then takes the same Adam step.
 #include <cmath>
 
+#include "core/slices.h"
 #include "train/optimizer_impl.h"
-#include "train/slices.h"
 
 namespace lf::train_detail {
 
@@ -51,7 +51,7 @@ public:
         const float b1 = static_cast<float>(1 - beta_1_), b2 = static_cast<float>(1 - beta_2_);
         const float eps = static_cast<float>(epsilon_);
         float *m = buffer(m_), *v = buffer(v_);
-        for_each_slice(n, [&](std::size_t b, std::size_t e) {
+        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
             adam_update(w + b, m + b, v + b, g + b, e - b, a, decay, b1, b2, eps);
         });
         ++iterations_;

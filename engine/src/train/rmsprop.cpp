@@ -3,8 +3,8 @@
 // root (keras/src/optimizers/rmsprop.py), unlike Adam which adds it after.
 #include <cmath>
 
+#include "core/slices.h"
 #include "train/optimizer_impl.h"
-#include "train/slices.h"
 
 namespace lf::train_detail {
 
@@ -46,7 +46,7 @@ public:
         const float mu = static_cast<float>(momentum_), eps = static_cast<float>(epsilon_);
         float* v = buffer(v_);
         float* mom = momentum_ > 0 ? buffer(mom_) : nullptr;
-        for_each_slice(n, [&](std::size_t b, std::size_t e) {
+        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
             rmsprop_update(w + b, v + b, mom ? mom + b : nullptr, g + b, e - b, a, rho, mu, eps);
         });
         ++iterations_;

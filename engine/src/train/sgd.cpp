@@ -1,6 +1,6 @@
 // Keras SGD: plain, with momentum (v = mu v - lr g; w += v), or Nesterov (w += mu v - lr g).
+#include "core/slices.h"
 #include "train/optimizer_impl.h"
-#include "train/slices.h"
 
 namespace lf::train_detail {
 
@@ -35,7 +35,7 @@ public:
         check_bound(n);
         const float a = static_cast<float>(lr), mu = static_cast<float>(momentum_);
         float* v = momentum_ > 0 ? buffer(velocity_) : nullptr;
-        for_each_slice(n, [&](std::size_t b, std::size_t e) {
+        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
             if (v) momentum_update(w + b, v + b, g + b, e - b, a, mu, nesterov_);
             else sgd_update(w + b, g + b, e - b, a);
         });

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "backend/cpu/ops.h"
+#include "core/slices.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/memory.h"
 #include "layerforge/graph/plan.h"
@@ -25,7 +26,7 @@ struct Step {
     std::string node;
     std::unique_ptr<CpuOp> op;               // null for Input and views
     float* grad = nullptr;                    // d(loss)/d(output), summed
-    std::vector<const float*> grad_slots;     // fan-out > 1: one slot per consumer
+    std::vector<const float*> grad_slots;     // fan-out > 1: one per consumer, the first is `grad`
     std::size_t count = 0;                    // batch x output elements
 };
 
@@ -113,8 +114,13 @@ struct Plan::Impl {
                 float* slot = nullptr;
                 if (needs_grad[e.from.node]) {
                     Step& producer = steps[step_of.at(e.from.node)];
-                    slot = fanout[e.from.node] == 1 ? grad_of.at(e.from.node) : new_gradient(producer.count);
-                    if (fanout[e.from.node] > 1) producer.grad_slots.push_back(slot);
+                    float* own = grad_of.at(e.from.node);
+                    if (fanout[e.from.node] == 1) {
+                        slot = own;
+                    } else {  // the first consumer writes the producer's gradient itself, the others add to it
+                        slot = producer.grad_slots.empty() && own ? own : new_gradient(producer.count);
+                        producer.grad_slots.push_back(slot);
+                    }
                 }
                 setup.in_grad.push_back(slot);
             }
@@ -164,13 +170,16 @@ struct Plan::Impl {
         return producer.op && !info.spec->view && !producer.op->backward_reads_output();
     }
 
-    void sum_slots(Step& st) {
-        const std::size_t n = st.count;
+    // The consumers' gradients, summed into the producer's own buffer (the first consumer's slot)
+    // in their order, so the sum is the same as when every consumer had a slot of its own.
+    static void sum_slots(Step& st) {
         float* dst = st.grad;
-        std::copy(st.grad_slots[0], st.grad_slots[0] + n, dst);
+        if (st.grad_slots[0] != dst) std::copy(st.grad_slots[0], st.grad_slots[0] + st.count, dst);
         for (std::size_t s = 1; s < st.grad_slots.size(); ++s) {
             const float* src = st.grad_slots[s];
-            for (std::size_t i = 0; i < n; ++i) dst[i] += src[i];
+            core_detail::for_each_slice(st.count, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) dst[i] += src[i];
+            });
         }
     }
 

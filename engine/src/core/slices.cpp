@@ -1,4 +1,4 @@
-#include "train/slices.h"
+#include "core/slices.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 #include <omp.h>
 #endif
 
-namespace lf::train_detail {
+namespace lf::core_detail {
 
 namespace {
 constexpr std::size_t kAlign = 16;             // floats per 64-byte cache line
@@ -31,4 +31,4 @@ void run_slices(std::size_t n, void (*fn)(void*, std::size_t, std::size_t), void
     fn(context, 0, n);
 }
 
-}  // namespace lf::train_detail
+}  // namespace lf::core_detail

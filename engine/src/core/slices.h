@@ -1,13 +1,14 @@
 #pragma once
 // for_each_slice: splits [0, n) into one contiguous slice per thread of the OpenMP pool that
 // oneDNN runs on and calls fn(begin, end) once per slice, all slices in parallel. For the
-// optimizer updates: they are memory-bound, and one core alone cannot draw the machine's memory
-// bandwidth, so a single-threaded update left the other cores idle for ~15% of a training step.
+// memory-bound loops between oneDNN's primitives (the optimizer updates, the fan-out gradient
+// sums): one core alone cannot draw the machine's memory bandwidth, so a single-threaded
+// optimizer update left the other cores idle for ~15% of a training step.
 // Slices start on 64-byte boundaries (no false sharing); small n runs on the calling thread.
 #include <cstddef>
 #include <type_traits>
 
-namespace lf::train_detail {
+namespace lf::core_detail {
 
 void run_slices(std::size_t n, void (*fn)(void* context, std::size_t begin, std::size_t end), void* context);
 
@@ -18,4 +19,4 @@ void for_each_slice(std::size_t n, Fn&& fn) {  // no std::function: nothing is a
         &fn);
 }
 
-}  // namespace lf::train_detail
+}  // namespace lf::core_detail
