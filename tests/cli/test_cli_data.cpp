@@ -82,7 +82,10 @@ private slots:
         QCOMPARE(cli({"dataset", "inspect", dir_.filePath("absent")}).code, 2);
         QCOMPARE(cli({"dataset", "frobnicate"}).code, 2);
         QCOMPARE(cli({"dataset", "import-idx"}).code, 2);
-        Run r = cli({"train", templ("fashion_mlp.lfproj"), "--dataset", dir_.filePath("absent"), "--epochs", "1"});
+        // A copy: the run store is opened before the data, beside the project, never in the source tree.
+        const QString proj = dir_.filePath("bad_dataset.lfproj");
+        QVERIFY(QFile::copy(templ("fashion_mlp.lfproj"), proj));
+        Run r = cli({"train", proj, "--dataset", dir_.filePath("absent"), "--epochs", "1"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("absent"));
     }
