@@ -1,6 +1,7 @@
 // The compiled plan: fused softmax + cross-entropy, kernel choice, and no allocation per step.
 #include <QtTest>
 
+#include <algorithm>
 #include <random>
 
 #include "alloc_counter.h"
@@ -94,6 +95,29 @@ private slots:
         const lf::PlanOptions opt{.batch = 10, .mode = lf::PlanMode::Train};
         const std::size_t extra = lf::Plan(forked, opt).memory().gradients - lf::Plan(plain, opt).memory().gradients;
         QCOMPARE(extra, std::size_t(10 * 6) * sizeof(float));
+    }
+
+    // a fans out to a Reshape that ends its branch (no path to the loss) and to the classifier:
+    // nothing writes the Reshape's gradient, so it must not be a's own buffer, or the other
+    // consumer's gradient would pile up in it from step to step. Two backward passes over the
+    // same batch and weights give the same gradients.
+    void gradients_do_not_pile_up_behind_a_dead_end_view() {
+        GraphBuilder b;
+        auto x = b.add("Input", {{"shape", IntList{6}}});
+        auto a = b.add("Dense", {{"units", std::int64_t(6)}, {"activation", std::string("tanh")}}, {x});
+        b.add("Reshape", {{"target_shape", IntList{2, 3}}}, {a});
+        b.add("Softmax", {}, {b.add("Dense", {{"units", std::int64_t(3)}}, {a})});
+        lf::Model model(b.graph);
+        model.init_weights(5);
+        lf::Plan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
+        fill_inputs(plan, 4 * 6);
+        auto loss = lf::make_loss("SparseCategoricalCrossentropy");
+        const std::int32_t labels[4] = {0, 1, 2, 1};
+        plan.train_step(labels, *loss);
+        const std::vector<float> first(model.grads().begin(), model.grads().end());
+        plan.train_step(labels, *loss);
+        QCOMPARE(std::vector<float>(model.grads().begin(), model.grads().end()), first);
+        QVERIFY(std::any_of(first.begin(), first.end(), [](float g) { return g != 0.f; }));
     }
 
     void mlp_uses_no_reference_kernels() {

@@ -26,7 +26,7 @@ struct Step {
     std::string node;
     std::unique_ptr<CpuOp> op;               // null for Input and views
     float* grad = nullptr;                    // d(loss)/d(output), summed
-    std::vector<const float*> grad_slots;     // fan-out > 1: one per consumer, the first is `grad`
+    std::vector<const float*> grad_slots;     // fan-out > 1: one per consumer, one of them may be `grad`
     std::size_t count = 0;                    // batch x output elements
 };
 
@@ -117,8 +117,13 @@ struct Plan::Impl {
                     float* own = grad_of.at(e.from.node);
                     if (fanout[e.from.node] == 1) {
                         slot = own;
-                    } else {  // the first consumer writes the producer's gradient itself, the others add to it
-                        slot = producer.grad_slots.empty() && own ? own : new_gradient(producer.count);
+                    } else {
+                        // One consumer writes the producer's gradient itself, the others slots of their
+                        // own that are added to it. Not a view: it has no backward of its own to write
+                        // the gradient, and its branch may end without reaching the loss.
+                        const auto& slots = producer.grad_slots;
+                        const bool taken = std::find(slots.begin(), slots.end(), own) != slots.end();
+                        slot = own && !taken && !info.spec->view ? own : new_gradient(producer.count);
                         producer.grad_slots.push_back(slot);
                     }
                 }
@@ -170,13 +175,18 @@ struct Plan::Impl {
         return producer.op && !info.spec->view && !producer.op->backward_reads_output();
     }
 
-    // The consumers' gradients, summed into the producer's own buffer (the first consumer's slot)
-    // in their order, so the sum is the same as when every consumer had a slot of its own.
+    // The consumers' gradients, summed into the producer's own buffer: one consumer may have
+    // written it already, the others' slots are added to it on the OpenMP pool.
     static void sum_slots(Step& st) {
         float* dst = st.grad;
-        if (st.grad_slots[0] != dst) std::copy(st.grad_slots[0], st.grad_slots[0] + st.count, dst);
-        for (std::size_t s = 1; s < st.grad_slots.size(); ++s) {
-            const float* src = st.grad_slots[s];
+        bool started = std::find(st.grad_slots.begin(), st.grad_slots.end(), dst) != st.grad_slots.end();
+        for (const float* src : st.grad_slots) {
+            if (src == dst) continue;
+            if (!started) {
+                std::copy(src, src + st.count, dst);
+                started = true;
+                continue;
+            }
             core_detail::for_each_slice(st.count, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) dst[i] += src[i];
             });
