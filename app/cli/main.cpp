@@ -1,7 +1,6 @@
 // layerforge-cli: the studio's jobs from a terminal. Exit codes: 0 ok, 1 runtime failure,
 // 2 usage or input error.
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <new>
