@@ -1,10 +1,11 @@
 // One training step of a template split into its parts, for profiling and A/B comparisons
 // on a shared machine: the plan's forward, the loss with the backward, the optimizer update,
 // each timed by wall clock, plus the process CPU time per image (robust when other jobs
-// take the cores). Variants run in alternating rounds in one process (A B A B ...), so
+// take the cores), and the forward pass of an inference plan with the same options. Variants run in alternating rounds in one process (A B A B ...), so
 // load changes hit both alike; each variant reports the median over rounds and the spread.
 //
-//   --fuse 1,0     the plan's ReLU rewrites on and off (PlanOptions::fuse)
+//   --fuse 1,0     the plan's rewrites on and off (PlanOptions::fuse: the ReLU rewrites, and
+//                  in inference plans BatchNormalization folded into the convolution before it)
 //
 // Usage: bench_step [--project FILE] [--batch 50] [--steps 20] [--rounds 6] [--fuse 1,0] [--threads N]
 // Data are random inputs and labels: the work per step does not depend on the values.
@@ -33,6 +34,7 @@ double cpu_ms() {
 
 struct Round {
     double forward = 0, backward = 0, update = 0, cpu_per_image = 0;  // ms per step; CPU ms per image
+    double inference = 0, inference_cpu_per_image = 0;                // the inference plan's forward
     double step() const { return forward + backward + update; }
 };
 
@@ -41,13 +43,14 @@ public:
     Variant(const lf::Project& p, std::int64_t batch, bool fuse)
         : model_(p.graph), batch_(batch),
           plan_((model_.init_weights(1), model_), {.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse}),
+          infer_(model_, {.batch = batch, .mode = lf::PlanMode::Infer, .fuse = fuse}),
           loss_(lf::make_loss(p.training.loss, p.training.loss_params)),
           opt_(lf::make_optimizer(p.training.optimizer.type, p.training.optimizer.params)) {
         opt_->bind(model_.weights().size());
         std::mt19937 rng(7);
         std::uniform_real_distribution<float> u(0.f, 1.f);
         const std::int64_t n = batch * model_.info(model_.input_node()).layer.output.elements();
-        for (std::int64_t i = 0; i < n; ++i) plan_.input()[i] = u(rng);
+        for (std::int64_t i = 0; i < n; ++i) plan_.input()[i] = infer_.input()[i] = u(rng);
         labels_.resize(std::size_t(batch));
         for (auto& l : labels_) l = std::int32_t(rng() % std::uint32_t(plan_.output_width()));
     }
@@ -70,7 +73,14 @@ public:
             r.update += ms_since(t);
         }
         r.cpu_per_image = (cpu_ms() - cpu0) / double(steps * batch_);
-        for (double* v : {&r.forward, &r.backward, &r.update}) *v /= steps;
+        const double cpu1 = cpu_ms();
+        for (int s = 0; s < steps; ++s) {
+            auto t = Clock::now();
+            infer_.forward();
+            r.inference += ms_since(t);
+        }
+        r.inference_cpu_per_image = (cpu_ms() - cpu1) / double(steps * batch_);
+        for (double* v : {&r.forward, &r.backward, &r.update, &r.inference}) *v /= steps;
         r.backward -= r.forward;  // what train_step adds to a forward pass: the loss and the backward
         return r;
     }
@@ -78,7 +88,7 @@ public:
 private:
     lf::Model model_;
     std::int64_t batch_;
-    lf::Plan plan_;
+    lf::Plan plan_, infer_;
     std::unique_ptr<lf::Loss> loss_;
     std::unique_ptr<lf::Optimizer> opt_;
     std::vector<std::int32_t> labels_;
@@ -121,8 +131,9 @@ int main(int argc, char** argv) {
             for (std::size_t i = 0; i < variants.size(); ++i) rows[i].push_back(variants[i]->run(steps));
         std::printf("%s, batch %lld, %d rounds of %d steps, OpenMP threads %d; ms per step, median [min..max] "
                     "over rounds\n", p.name.c_str(), (long long)batch, rounds, steps, omp_get_max_threads());
-        std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %s\n", "fuse", "forward", "loss+backward",
-                    "optimizer", "step", "CPU ms per image", "images/s (median step)");
+        std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %s\n", "fuse", "forward",
+                    "loss+backward", "optimizer", "step", "CPU ms per image", "inference forward",
+                    "inference CPU ms/img", "images/s (median step)");
         for (std::size_t i = 0; i < variants.size(); ++i) {
             auto col = [&](double (*get)(const Round&)) {
                 std::vector<double> v;
@@ -134,13 +145,14 @@ int main(int argc, char** argv) {
             };
             std::vector<double> step;
             for (const Round& r : rows[i]) step.push_back(r.step());
-            std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %.0f\n", fuse[i] ? "on" : "off",
+            std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %.0f\n", fuse[i] ? "on" : "off",
                         col([](const Round& r) { return r.forward; }).c_str(),
                         col([](const Round& r) { return r.backward; }).c_str(),
                         col([](const Round& r) { return r.update; }).c_str(),
                         col([](const Round& r) { return r.step(); }).c_str(),
                         col([](const Round& r) { return r.cpu_per_image; }).c_str(),
-                        1000.0 * double(batch) / percentile(step, 0.5));
+                        col([](const Round& r) { return r.inference; }).c_str(),
+                        col([](const Round& r) { return r.inference_cpu_per_image; }).c_str(), 1000.0 * double(batch) / percentile(step, 0.5));
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_step: %s\n", e.what());

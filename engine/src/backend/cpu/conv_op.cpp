@@ -3,7 +3,10 @@
 // brgemm kernels read directly on AVX-512; weights are declared `any` so each primitive picks
 // its blocked layout, and the Keras-layout kernel is reordered into it once per step (the
 // backward-data primitive reuses the forward's copy when the layouts agree). The bias and a
-// relu-like activation are fused into the forward primitive (see PostActivation).
+// relu-like activation are fused into the forward primitive (see PostActivation). In inference
+// plans a BatchNormalization after the convolution may be folded into its kernel and bias.
+#include <cmath>
+
 #include "backend/cpu/ops.h"
 #include "backend/cpu/post_activation.h"
 #include "layers/window.h"
@@ -46,12 +49,48 @@ KernelLayout kernel_layout(ConvKind k, std::int64_t kh, std::int64_t kw, std::in
     return {};
 }
 
+// y = gamma * (conv(x, W) + b - mean) / sqrt(var + eps) + beta is conv(x, W * s) + (b - mean) * s
+// + beta with s = gamma / sqrt(var + eps) per output channel. Recomputed before every forward
+// from the live weights: an inference plan built during training sees each epoch's weights.
+class FoldedKernel {
+public:
+    FoldedKernel(const OpSetup::FoldedNorm& norm, const float* kernel, const float* bias, std::size_t kernel_size,
+                 std::int64_t channels)
+        : norm_(norm), kernel_(kernel), bias_(bias), folded_kernel_(kernel_size), folded_bias_(std::size_t(channels)),
+          scale_(std::size_t(channels)) {}
+
+    float* kernel() { return folded_kernel_.data(); }
+    float* bias() { return folded_bias_.data(); }
+    std::size_t bytes() const { return (folded_kernel_.size() + 2 * folded_bias_.size()) * sizeof(float); }
+
+    // Both kernel layouts folded here, Keras' (kh, kw, in, out) and the depthwise (kh, kw, in, m),
+    // have the output channel as the fastest index: element i belongs to channel i % channels.
+    void refold() {
+        const std::size_t c = folded_bias_.size();
+        for (std::size_t o = 0; o < c; ++o) {
+            scale_[o] = norm_.gamma[o] / std::sqrt(norm_.moving_variance[o] + norm_.epsilon);
+            folded_bias_[o] = ((bias_ ? bias_[o] : 0.f) - norm_.moving_mean[o]) * scale_[o] + norm_.beta[o];
+        }
+        for (std::size_t i = 0; i < folded_kernel_.size(); i += c)
+            for (std::size_t o = 0; o < c; ++o) folded_kernel_[i + o] = kernel_[i + o] * scale_[o];
+    }
+
+private:
+    OpSetup::FoldedNorm norm_;
+    const float *kernel_, *bias_;
+    std::vector<float> folded_kernel_, folded_bias_, scale_;
+};
+
+std::string activation_of(const OpSetup& s) {
+    if (s.folded_norm) return s.folded_norm->relu ? "relu" : "linear";  // the convolution's own is linear
+    return s.relu_moved_out ? "linear" : param_str(s.node.params, "activation");
+}
+
 class ConvOp : public CpuOp {
 public:
     explicit ConvOp(const OpSetup& s)
         : ctx_(s.ctx), kind_(kind_of(s.node.spec->type)),
-          act_(s.ctx, s.relu_moved_out ? "linear" : param_str(s.node.params, "activation"),
-               s.batch * s.node.layer.output[0] * s.node.layer.output[1], s.node.layer.output[2], s.out, s.out_grad,
+          act_(s.ctx, activation_of(s), s.batch * s.node.layer.output[0] * s.node.layer.output[1], s.node.layer.output[2], s.out, s.out_grad,
                s.training) {
         const Params& p = s.node.params;
         const Shape &in = s.node.inputs[0], &out = s.node.layer.output;
@@ -64,7 +103,12 @@ public:
         user_w_md_ = memory::desc(kl.dims, memory::data_type::f32, kl.strides);
         src_md_ = nhwc(s.batch, in[0], in[1], in[2]);
         dst_md_ = nhwc(s.batch, out[0], out[1], out[2]);
-        b_md_ = bias ? plain_md({out[2]}) : memory::desc();
+        b_md_ = bias || s.folded_norm ? plain_md({out[2]}) : memory::desc();
+        if (s.folded_norm) {
+            fold_.emplace(*s.folded_norm, s.w[0], bias ? s.w[1] : nullptr, user_w_md_.get_size() / sizeof(float),
+                          out[2]);
+            workspace_bytes_ += fold_->bytes();
+        }
         geo_ = {{w.stride[0], w.stride[1]},
                 {w.dilation[0] - 1, w.dilation[1] - 1},
                 {w.pad_l[0], w.pad_l[1]},
@@ -79,6 +123,7 @@ public:
     }
 
     void forward() override {
+        if (fold_) fold_->refold();
         if (w_reorder_) run_reorder(w_reorder_, ctx_.strm, user_w_, fwd_w_, w_reorder_scratch_);
         run(fwd_, ctx_.strm, fwd_args_);
         act_.forward();
@@ -93,7 +138,9 @@ public:
         run(bwd_data_, ctx_.strm, bwd_data_args_);
     }
 
-    std::string impl_info() const override { return impl_ + act_.impl_info(); }
+    std::string impl_info() const override {
+        return impl_ + (fold_ ? " + folded BatchNormalization" : "") + act_.impl_info();
+    }
     std::optional<SoftmaxTail> softmax_tail() override { return act_.softmax_tail(); }
     void fuse_softmax_into_loss(bool on) override { act_.fuse_softmax_into_loss(on); }
     std::size_t workspace_bytes() const override { return workspace_bytes_ + act_.workspace_bytes(); }
@@ -133,12 +180,12 @@ private:
                        : typename Fwd::desc(prop, alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r);
         typename Fwd::primitive_desc fpd(fd, act_.attr(), ctx_.eng);
         fwd_ = Fwd(fpd);
-        user_w_ = wrap(user_w_md_, ctx_, s.w[0]);
+        user_w_ = wrap(user_w_md_, ctx_, fold_ ? fold_->kernel() : s.w[0]);
         fwd_w_ = layout_copy(fpd.weights_desc(), user_w_, w_reorder_, w_reorder_scratch_, false);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
                      {DNNL_ARG_WEIGHTS, fwd_w_},
                      {DNNL_ARG_DST, wrap(dst_md_, ctx_, act_.primitive_dst())}};
-        if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md_, ctx_, s.w[1]);
+        if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md_, ctx_, fold_ ? fold_->bias() : s.w[1]);
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
         impl_ = fpd.impl_info_str();
         if (!s.training) return;
@@ -181,6 +228,7 @@ private:
     CpuContext& ctx_;
     ConvKind kind_;
     PostActivation act_;
+    std::optional<FoldedKernel> fold_;
     memory::desc user_w_md_, src_md_, dst_md_, b_md_;
     memory::dims kernel_dims_;
     Geometry geo_;

@@ -1,12 +1,14 @@
 // The CPU execution plan. Buffers: every non-view node owns an output buffer; a view (Flatten,
 // Reshape) aliases its input. Gradients: a node's consumers write d(loss)/d(output) straight
-// into its gradient buffer when it has one consumer; with several, each consumer gets its own
-// slot and the slots are summed before the node's backward.
-// ReLU rewrites (PlanOptions::fuse): a plain ReLU that is a BatchNormalization's only consumer
-// is folded into it (oneDNN's fuse_norm_relu) and becomes an alias of its output; another ReLU
+// into its gradient buffer when it has one consumer; with several, one consumer writes that
+// buffer and the others slots of their own, added to it before the node's backward.
+// Rewrites (PlanOptions::fuse): a plain ReLU that is a BatchNormalization's only consumer is
+// folded into it (oneDNN's fuse_norm_relu) and becomes an alias of its output; another ReLU
 // overwrites its input's buffer when nobody else reads that buffer (see relu_in_place_ok); a
 // convolution's relu activation moves past the MaxPool2D that is its only consumer
-// (OpSetup::relu_after).
+// (OpSetup::relu_after). In inference plans a BatchNormalization that is the only consumer of a
+// Conv2D or DepthwiseConv2D without activation is folded into its kernel and bias, together
+// with the ReLU it absorbed (OpSetup::folded_norm), and becomes an alias of its output.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -89,6 +91,23 @@ struct Plan::Impl {
                    only_input(next) == id;
         };
 
+        // Inference: a convolution that absorbs the BatchNormalization reading only it.
+        auto folds_norm = [&](const std::string& id) {
+            static const std::set<std::string> foldable{"Conv2D", "DepthwiseConv2D"};
+            if (training || !opt.fuse || !foldable.count(type_of(id)) || fanout[id] != 1) return false;
+            const std::string& next = consumer.at(id);
+            return param_str(a.nodes.at(id).params, "activation") == "linear" &&
+                   type_of(next) == "BatchNormalization" && only_input(next) == id;
+        };
+        auto folded_norm = [&](const std::string& conv) -> std::optional<OpSetup::FoldedNorm> {
+            if (!folds_norm(conv)) return std::nullopt;
+            const std::string& bn = consumer.at(conv);
+            std::vector<const float*> w;  // gamma, beta, moving mean, moving variance
+            for (const WeightRef* r : model.weights_of(bn)) w.push_back(model.weights().data() + r->offset);
+            return OpSetup::FoldedNorm{w.at(0), w.at(1), w.at(2), w.at(3),
+                                       float(param_float(a.nodes.at(bn).params, "epsilon")), folds_relu(bn)};
+        };
+
         for (const std::string& id : a.order) {
             const NodeInfo& info = a.nodes.at(id);
             Step st;
@@ -106,7 +125,10 @@ struct Plan::Impl {
             const std::string producer = only_input(id);
             setup.relu_moved_out = moves_relu_out(id);
             setup.relu_after = !producer.empty() && moves_relu_out(producer);
-            const bool folded = !producer.empty() && folds_relu(producer);
+            setup.folded_norm = folded_norm(id);
+            // Runs as part of the node before it: a ReLU in a BatchNormalization, a
+            // BatchNormalization in a convolution.
+            const bool folded = !producer.empty() && (folds_relu(producer) || folds_norm(producer));
             const bool in_place = !folded && !producer.empty() && opt.fuse && relu_runs_in_place(info) &&
                                   relu_in_place_ok(steps[step_of.at(producer)], a.nodes.at(producer));
             for (const Edge& e : in_edges) {

@@ -40,6 +40,15 @@ struct OpSetup {
     bool relu_moved_out = false;    // Conv2D family: skip the `activation: relu`
     bool relu_after = false;        // MaxPool2D: apply relu to the pooled output
     bool dry_run = false;           // an estimate: buffers are placeholders, build but never run
+    // Inference plans: the BatchNormalization that is a Conv2D's or DepthwiseConv2D's only
+    // consumer, folded into the convolution's kernel and bias, so its pass over the activations
+    // disappears; `relu` when that BatchNormalization had absorbed the ReLU after it.
+    struct FoldedNorm {
+        const float *gamma, *beta, *moving_mean, *moving_variance;
+        float epsilon;
+        bool relu;
+    };
+    std::optional<FoldedNorm> folded_norm;
 };
 
 // A layer whose output is softmax(logits) over the last axis. A cross-entropy loss then writes
