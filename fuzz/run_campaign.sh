@@ -6,7 +6,8 @@
 # other work and still report honestly how long each target was fuzzed. Every turn resumes from
 # BUILD_DIR/fuzz-work/<target>/ and appends one line to BUILD_DIR/fuzz-campaign.tsv:
 #   target  round  cpu_seconds  executions  edges  exit_status
-# Crashes go to BUILD_DIR/fuzz-findings/ as in run_fuzzers.sh.
+# Crashes go to BUILD_DIR/fuzz-findings/ as in run_fuzzers.sh, and fuzz/dict/<target>.dict is used
+# when it exists (fuzz/make_dicts.py).
 # While the file BUILD_DIR/fuzz-pause exists, the running turn is ended cleanly and no new one
 # starts: a benchmark can have the cores that way. Stopping a fuzzer with SIGSTOP instead makes
 # libFuzzer's wall-clock timeout report every input it was running as a hang.
@@ -28,8 +29,9 @@ while [ "$round" -le "$rounds" ]; do
     while [ -e "$build/fuzz-pause" ]; do sleep 5; done
     mkdir -p "$build/fuzz-work/$t" "$build/fuzz-findings"
     log="$build/fuzz-campaign-$t-$round.log"
+    dict=; [ -f "$here/dict/$t.dict" ] && dict="-dict=$here/dict/$t.dict"
     nice -n 19 "$build/fuzz/fuzz_$t" -max_total_time=1000000 -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
-        -print_final_stats=1 -artifact_prefix="$build/fuzz-findings/$t-" \
+        -print_final_stats=1 -artifact_prefix="$build/fuzz-findings/$t-" $dict \
         "$build/fuzz-work/$t" "$here/corpus/$t" > "$log" 2>&1 &
     pid=$!
     used=0

@@ -15,8 +15,9 @@ export OMP_NUM_THREADS=1
 status=0
 for t in $targets; do
   mkdir -p "$build/fuzz-work/$t" "$build/fuzz-findings"
+  dict=; [ -f "$here/dict/$t.dict" ] && dict="-dict=$here/dict/$t.dict"   # fuzz/make_dicts.py
   "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
-      -print_final_stats=1 -artifact_prefix="$build/fuzz-findings/$t-" \
+      -print_final_stats=1 -artifact_prefix="$build/fuzz-findings/$t-" $dict \
       "$build/fuzz-work/$t" "$here/corpus/$t" > "$build/fuzz-$t.log" 2>&1 || status=1
   echo "== $t: $(grep -E '^Done|^stat::number_of_executed_units|ERROR|SUMMARY' "$build/fuzz-$t.log" | tr '\n' ' ')"
 done
