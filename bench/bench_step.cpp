@@ -1,8 +1,9 @@
 // One training step of a template split into its parts, for profiling and A/B comparisons
 // on a shared machine: the plan's forward, the loss with the backward, the optimizer update,
 // each timed by wall clock, plus the process CPU time per image (robust when other jobs
-// take the cores), and the forward pass of an inference plan with the same options. Variants run in alternating rounds in one process (A B A B ...), so
-// load changes hit both alike; each variant reports the median over rounds and the spread.
+// take the cores), and the forward pass of an inference plan with the same options. Variants
+// run in alternating rounds in one process (A B A B ...), so load changes hit both alike; each
+// variant reports the median over rounds and the spread.
 //
 //   --fuse 1,0     the plan's rewrites on and off (PlanOptions::fuse: the ReLU rewrites, and
 //                  in inference plans BatchNormalization folded into the convolution before it)
@@ -145,14 +146,16 @@ int main(int argc, char** argv) {
             };
             std::vector<double> step;
             for (const Round& r : rows[i]) step.push_back(r.step());
-            std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %.0f\n", fuse[i] ? "on" : "off",
+            std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %.0f\n",
+                        fuse[i] ? "on" : "off",
                         col([](const Round& r) { return r.forward; }).c_str(),
                         col([](const Round& r) { return r.backward; }).c_str(),
                         col([](const Round& r) { return r.update; }).c_str(),
                         col([](const Round& r) { return r.step(); }).c_str(),
                         col([](const Round& r) { return r.cpu_per_image; }).c_str(),
                         col([](const Round& r) { return r.inference; }).c_str(),
-                        col([](const Round& r) { return r.inference_cpu_per_image; }).c_str(), 1000.0 * double(batch) / percentile(step, 0.5));
+                        col([](const Round& r) { return r.inference_cpu_per_image; }).c_str(),
+                        1000.0 * double(batch) / percentile(step, 0.5));
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_step: %s\n", e.what());

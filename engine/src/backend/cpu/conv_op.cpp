@@ -90,8 +90,8 @@ class ConvOp : public CpuOp {
 public:
     explicit ConvOp(const OpSetup& s)
         : ctx_(s.ctx), kind_(kind_of(s.node.spec->type)),
-          act_(s.ctx, activation_of(s), s.batch * s.node.layer.output[0] * s.node.layer.output[1], s.node.layer.output[2], s.out, s.out_grad,
-               s.training) {
+          act_(s.ctx, activation_of(s), s.batch * s.node.layer.output[0] * s.node.layer.output[1],
+               s.node.layer.output[2], s.out, s.out_grad, s.training) {
         const Params& p = s.node.params;
         const Shape &in = s.node.inputs[0], &out = s.node.layer.output;
         Window2D w = kind_ == ConvKind::Transpose
