@@ -15,6 +15,13 @@ MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimize
     return m;
 }
 
+MemoryBreakdown estimate_inference_memory(const Model& model, const PlanOptions& plan) {
+    MemoryBreakdown m = Plan::estimate(model, plan);
+    m.weights = model.weights().size() * sizeof(float);
+    m.gradients += model.weights().size() * sizeof(float);
+    return m;
+}
+
 std::string megabytes(std::size_t bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / 1e6);

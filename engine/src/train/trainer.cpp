@@ -1,12 +1,12 @@
 #include "layerforge/train/trainer.h"
 
 #include "layerforge/core/error.h"
-#include "layerforge/graph/plan.h"
 #include "layerforge/train/loss.h"
-#include "layerforge/train/memory_budget.h"
 #include "layerforge/train/metrics.h"
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/schedule.h"
+#include "train/configured.h"
+#include "train/plan_cache.h"
 
 namespace lf {
 
@@ -24,21 +24,8 @@ const char* to_string(EventKind k) {
     return "?";
 }
 
-namespace {
-
-// Prefixes a configuration error with the training field it came from.
-template <class F>
-auto configured(const std::string& field, F&& make) {
-    try {
-        return make();
-    } catch (const Error& e) {
-        throw input_error("training." + field + ": " + e.what());
-    }
-}
-
-}  // namespace
-
 Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), config_(config) {
+    using train_detail::configured;
     model_.input_node();
     model_.output_node();
     loss_ = configured("loss", [&] { return make_loss(config.loss, config.loss_params); });
@@ -46,6 +33,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
         metrics_.push_back(configured("metrics", [&] { return make_metric(m); }));
     optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
     optimizer_->bind(model_.weights().size());  // steps cover the trainable prefix
+    plans_ = std::make_unique<PlanCache>(model_, std::uint64_t(config.seed), config.memory_limit_mb, optimizer_.get());
     schedule_ = configured("schedule", [&] { return make_schedule(config.schedule.type, config.schedule.params); });
     make_callbacks();
     if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
@@ -55,6 +43,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
 Trainer::~Trainer() = default;
 
 void Trainer::make_callbacks() {
+    using train_detail::configured;
     early_stopping_.reset();
     reduce_lr_.reset();
     for (const NamedConfig& c : config_.callbacks) {
@@ -66,32 +55,6 @@ void Trainer::make_callbacks() {
             throw input_error("training.callbacks: unknown callback '" + c.type +
                               "' (known: EarlyStopping, ReduceLROnPlateau)");
     }
-}
-
-// Plans are the run's big allocations: the configured limit is checked against the estimate
-// before one is built, and an allocation that fails anyway becomes a clear error.
-Plan& Trainer::plan_for(std::int64_t batch, bool training) {
-    auto& slot = plans_[{batch, training}];
-    if (slot) return *slot;
-    const PlanOptions o{.batch = batch, .mode = training ? PlanMode::Train : PlanMode::Infer,
-                        .seed = std::uint64_t(config_.seed)};
-    // Choosing the kernels for an estimate costs about as much as building them: only when asked.
-    auto need = [&] {
-        MemoryBreakdown m = estimate_training_memory(model_, *optimizer_, o);
-        for (const auto& [key, plan] : plans_)
-            if (plan) m += plan->memory();  // the plans built before stay alive
-        return m;
-    };
-    const std::string what = training ? "training" : "evaluation";
-    if (config_.memory_limit_mb > 0) check_memory_limit(need(), config_.memory_limit_mb, batch, what);
-    try {
-        slot = std::make_unique<Plan>(model_, o);
-    } catch (const std::bad_alloc&) {  // the partial plan is freed: there is room to estimate
-        throw runtime_error("out of memory while building the " + what + " plan at batch size " +
-                            std::to_string(batch) + " (it needs about " + megabytes(need().total()) +
-                            "): lower the batch size or the model's size, or set a memory limit");
-    }
-    return *slot;
 }
 
 void Trainer::check_source(const Shape& shape, std::size_t class_count, const char* what) const {

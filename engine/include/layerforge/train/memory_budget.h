@@ -17,6 +17,9 @@ class Optimizer;
 // the activations and activation gradients of one plan (a training plan unless `plan` says
 // otherwise). Kernel workspaces are known only once the plan is built, so they are not included.
 MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimizer, const PlanOptions& plan);
+// The same without an optimizer, for evaluation and prediction (which bind none). The weights'
+// gradients still count: the model holds them.
+MemoryBreakdown estimate_inference_memory(const Model& model, const PlanOptions& plan);
 
 // "71.8 MB" (decimal megabytes, as the estimate is printed everywhere).
 std::string megabytes(std::size_t bytes);

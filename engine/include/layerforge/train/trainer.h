@@ -4,7 +4,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,7 +24,7 @@ class Optimizer;
 class LrSchedule;
 class EarlyStopping;
 class ReduceLROnPlateau;
-class Plan;
+class PlanCache;
 
 enum class EventKind { RunStarted, Step, EpochEnd, Paused, Resumed, Finished, Stopped, Failed };
 const char* to_string(EventKind k);
@@ -85,6 +84,8 @@ public:
     // checkpoint's weights into the model and its slots into optimizer().state(). Throws
     // lf::Error (Input) when the state does not fit this data (steps per epoch differ).
     FitResult fit(const TensorDataset& train, const TensorDataset* validation, const TrainState* resume = nullptr);
+    // With the trainer's plans and metrics; to evaluate or predict without training, use
+    // Inference (train/inference.h), which builds no optimizer.
     EvalResult evaluate(const TensorDataset& data);
     std::vector<float> predict(const TensorDataset& data);  // size() x output width
     // The same over batch sources (image pipelines); evaluate and predict read one epoch in order.
@@ -99,16 +100,13 @@ public:
     Optimizer& optimizer() { return *optimizer_; }
 
 private:
+    friend class FitLoop;  // one fit's loop and state (train/fit_loop.h)
+
     void make_callbacks();  // fresh callback state, as Keras callbacks reset in on_train_begin
-    Plan& plan_for(std::int64_t batch, bool training);
     void check_dataset(const TensorDataset& d, const char* what) const;
     void check_source(const Shape& shape, std::size_t classes, const char* what) const;
     void notify(TrainEvent e);  // not "emit": Qt code that includes this header defines emit as a macro
     void wait_while_paused(TrainEvent base);
-    void resume_from(const TrainState& s, std::int64_t n, std::int64_t bs);
-    TrainState snapshot(std::int64_t epoch, std::int64_t step_in_epoch, std::int64_t steps_per_epoch,
-                        const std::string& rng, double loss_sum, std::int64_t seen, double lr, double lr_scale,
-                        const std::vector<float>& best_weights) const;
 
     Model& model_;
     TrainingConfig config_;
@@ -118,7 +116,7 @@ private:
     std::unique_ptr<LrSchedule> schedule_;
     std::unique_ptr<EarlyStopping> early_stopping_;
     std::unique_ptr<ReduceLROnPlateau> reduce_lr_;
-    std::map<std::pair<std::int64_t, bool>, std::unique_ptr<Plan>> plans_;
+    std::unique_ptr<PlanCache> plans_;  // training plans, and the inference plans of validation
     std::vector<TrainObserver*> observers_;
     std::int64_t log_every_ = 100;
     CheckpointPolicy checkpoint_policy_;

@@ -1,0 +1,33 @@
+#pragma once
+// What the training loop and inference do with a plan, each in one function, so that the
+// plan's interface (a backend's, later) is met in one place: a batch goes in, the output is
+// read by the metrics, and evaluation and prediction run one epoch of a source through it.
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "layerforge/data/batch_source.h"
+#include "layerforge/train/trainer.h"
+
+namespace lf {
+
+class Loss;
+class Metric;
+class Plan;
+class PlanCache;
+
+// Copies the batch (`sample_elements` floats per sample) into the plan for its size, built on
+// first use, and returns that plan.
+Plan& feed(PlanCache& plans, const BatchView& batch, std::size_t sample_elements, bool training);
+
+// Adds the plan's current output for `labels` to every metric. No allocation.
+void update_metrics(const std::vector<std::unique_ptr<Metric>>& metrics, const Plan& plan,
+                    const std::int32_t* labels, std::int64_t count);
+
+// Loss and metrics over one epoch of `source`, in order; the metrics are reset first.
+EvalResult evaluate_batches(BatchSource& source, PlanCache& plans, const Loss& loss,
+                            const std::vector<std::unique_ptr<Metric>>& metrics);
+// The outputs over one epoch of `source`, in order: size() x output width.
+std::vector<float> predict_batches(BatchSource& source, PlanCache& plans);
+
+}  // namespace lf

@@ -1,0 +1,314 @@
+// The training loop. Per step it takes one batch from the source, copies it into the plan, runs
+// forward, loss and backward, and updates the weights. Between steps it offers checkpoints (a
+// TrainState) to the sink, and a resumed fit starts from such a state: same permutations,
+// dropout masks, running means, rates and callbacks.
+#include "train/fit_loop.h"
+
+#include <cmath>
+
+#include "layerforge/core/error.h"
+#include "layerforge/graph/plan.h"
+#include "layerforge/train/metrics.h"
+#include "layerforge/train/optimizer.h"
+#include "layerforge/train/schedule.h"
+#include "train/batch_runs.h"
+#include "train/plan_cache.h"
+
+namespace lf {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+double lookup(const Metrics& m, const std::string& name) {
+    for (const auto& [k, v] : m)
+        if (k == name) return v;
+    throw input_error("callback monitors '" + name + "', which this run does not report");
+}
+
+}  // namespace
+
+FitLoop::FitLoop(Trainer& trainer, BatchSource& train, BatchSource* validation, const TrainState* resume)
+    : t_(trainer), train_(train), validation_(validation), n_(train.size()), bs_(std::min(train.batch_size(), n_)),
+      steps_per_epoch_(train.steps_per_epoch()), epochs_(trainer.config_.epochs),
+      width_(std::size_t(train.sample_shape().elements())) {
+    t_.plans_->get(bs_, true);  // the big allocations before the first step
+    if (n_ % bs_) t_.plans_->get(n_ % bs_, true);
+    running_.emplace_back("loss", 0.0);
+    for (const auto& m : t_.metrics_) running_.emplace_back(m->name(), 0.0);
+    if (resume) this->resume(*resume);
+    done_before_ = (first_epoch_ - 1) * steps_per_epoch_ + first_step_;
+}
+
+void FitLoop::resume(const TrainState& s) {
+    if (s.steps_per_epoch != steps_per_epoch_)
+        throw input_error("the checkpoint was taken with " + std::to_string(s.steps_per_epoch) +
+                          " steps per epoch but this run has " + std::to_string(steps_per_epoch_) +
+                          "; resume with the same data size and batch size");
+    train_.set_shuffle_state(s.shuffle_rng);
+    t_.optimizer_->set_iterations(s.iterations);
+    if (s.step_in_epoch > 0) {  // mid-epoch: the running metrics continue
+        if (s.metric_states.size() != t_.metrics_.size())
+            throw input_error("the checkpoint has " + std::to_string(s.metric_states.size()) +
+                              " metric states but the run reports " + std::to_string(t_.metrics_.size()) +
+                              " metrics; resume with the metrics it was trained with");
+        for (std::size_t i = 0; i < t_.metrics_.size(); ++i) t_.metrics_[i]->set_state(s.metric_states[i].second);
+    }
+    if (t_.early_stopping_ && s.early_stopping) t_.early_stopping_->set_state(*s.early_stopping);
+    if (t_.reduce_lr_ && s.reduce_lr) t_.reduce_lr_->set_state(*s.reduce_lr);
+    seek_dropout(s);
+    lr_scale_ = s.lr_scale;
+    best_weights_ = s.best_weights;
+    first_epoch_ = s.epoch;
+    first_step_ = s.step_in_epoch;
+    loss_sum_ = s.loss_sum;
+    seen_ = s.seen;
+    ev_.learning_rate = s.learning_rate;
+    ev_.step = s.iterations;
+    offered_at_ = s.iterations;  // that checkpoint exists already
+}
+
+FitResult FitLoop::run() {
+    start();
+    for (epoch_ = first_epoch_; epoch_ <= epochs_; ++epoch_) {
+        start_epoch();
+        Flow f = Flow::Next;
+        while (f == Flow::Next) f = step();
+        if (f == Flow::Ended || end_epoch() == Flow::Ended) return result_;
+    }
+    finish("finished", "", EventKind::Finished);
+    return result_;
+}
+
+void FitLoop::start() {
+    ev_.epochs = epochs_;
+    ev_.steps_per_epoch = steps_per_epoch_;
+    ev_.total_steps = steps_per_epoch_ * epochs_;
+    ev_.kind = EventKind::RunStarted;
+    t_.notify(ev_);
+    run_start_ = Clock::now();
+    for (TrainObserver* o : t_.observers_) every_step_ = every_step_ || o->wants_every_step();
+    epoch_rng_ = train_.shuffle_state();
+    at_end_ = snapshot(first_epoch_, first_step_, epoch_rng_, loss_sum_, seen_);
+}
+
+void FitLoop::start_epoch() {
+    const bool continuing = epoch_ == first_epoch_ && first_step_ > 0;
+    epoch_rng_ = train_.shuffle_state();  // before this epoch's shuffle
+    train_.start_epoch(epoch_);
+    if (continuing) {  // the batches before the checkpoint were trained on already
+        for (std::int64_t s = 0; s < first_step_; ++s) train_.next();
+        refresh_running_metrics();  // in case the epoch has no step left
+        ev_.metrics = running_;
+    } else {
+        for (auto& m : t_.metrics_) m->reset();
+        loss_sum_ = 0;
+        seen_ = 0;
+    }
+    step_ = continuing ? first_step_ : 0;
+    window_images_ = 0;
+    window_wait_ = 0;
+    window_start_ = Clock::now();
+    ev_.epoch = epoch_;
+}
+
+FitLoop::Flow FitLoop::step() {
+    const auto wait_start = Clock::now();
+    BatchView batch;
+    if (std::string err = data_error([&] { batch = train_.next(); }); !err.empty()) return fail(err);
+    window_wait_ += seconds_since(wait_start);
+    if (batch.count == 0) return Flow::EpochDone;
+
+    Plan& plan = feed_batch(batch);
+    const std::int64_t it = t_.optimizer_->iterations();
+    const double lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
+    const double loss = train_step(plan, batch.labels);
+    ev_.step = it + 1;
+    ev_.learning_rate = lr;
+    if (!std::isfinite(loss))
+        return fail("the loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") + " at epoch " +
+                    std::to_string(epoch_) + ", step " + std::to_string(it + 1) +
+                    "; training stopped. Lower the learning rate or check the data.");
+    apply_update(lr);
+    loss_sum_ += loss * double(batch.count);
+    seen_ += batch.count;
+    window_images_ += batch.count;
+    update_metrics(t_.metrics_, plan, batch.labels, batch.count);
+    ++result_.steps;
+    ++step_;
+
+    const bool last = step_ >= steps_per_epoch_;
+    const bool log_point = step_ % t_.log_every_ == 0 || last;
+    const bool ckpt = t_.checkpoint_sink_ && t_.checkpoint_policy_.every_steps > 0 &&
+                      ev_.step % t_.checkpoint_policy_.every_steps == 0 && !last;
+    if (log_point || every_step_ || ckpt || t_.stop_) {
+        refresh_running_metrics();
+        ev_.metrics = running_;  // reuses ev_'s storage: no allocation after the first epoch
+    }
+    if (log_point) report_window();
+    if (log_point || every_step_) notify_step(log_point, last);
+    if (ckpt) {
+        at_end_ = snapshot(epoch_, step_, epoch_rng_, loss_sum_, seen_);
+        if (std::string err = offer(at_end_, ev_.metrics); !err.empty()) return fail(err);
+    }
+    if (t_.pause_) t_.wait_while_paused(ev_);  // takes a copy of ev_: only when pausing
+    if (t_.stop_) {
+        at_end_ = snapshot(epoch_, step_, epoch_rng_, loss_sum_, seen_);
+        return finish("stopped", "stopped by request at epoch " + std::to_string(epoch_) + ", step " +
+                                     std::to_string(ev_.step), EventKind::Stopped);
+    }
+    return Flow::Next;
+}
+
+FitLoop::Flow FitLoop::end_epoch() {
+    refresh_running_metrics();
+    Metrics epoch_metrics = running_;  // also when failed files made the epoch shorter
+    if (validation_) {
+        EvalResult val;
+        if (std::string err = data_error([&] { val = t_.evaluate(*validation_); }); !err.empty()) return fail(err);
+        for (const auto& [k, v] : val.metrics) epoch_metrics.emplace_back("val_" + k, v);
+    }
+    epoch_metrics.emplace_back("lr", ev_.learning_rate);
+    result_.history.push_back(epoch_metrics);
+    result_.epochs_run = epoch_ - first_epoch_ + 1;
+    ev_.kind = EventKind::EpochEnd;
+    ev_.metrics = epoch_metrics;
+    ev_.elapsed_seconds = seconds_since(run_start_);
+    t_.notify(ev_);
+
+    if (t_.reduce_lr_)
+        lr_scale_ = t_.reduce_lr_->on_epoch_end(lookup(epoch_metrics, t_.reduce_lr_->monitor()), ev_.learning_rate);
+    bool stop_early = false;
+    if (EarlyStopping* es = t_.early_stopping_.get()) {
+        stop_early = es->on_epoch_end(epoch_, lookup(epoch_metrics, es->monitor()));
+        if (es->last_improved() && es->restore_best_weights()) keep_best_weights();
+    }
+    at_end_ = snapshot(epoch_ + 1, 0, train_.shuffle_state(), 0, 0);
+    const std::int64_t every = t_.checkpoint_policy_.every_epochs;
+    if (every > 0 && epoch_ % every == 0)
+        if (std::string err = offer(at_end_, epoch_metrics); !err.empty()) return fail(err);
+    if (stop_early)
+        return finish("early_stopped",
+                      "early stopping: " + t_.early_stopping_->monitor() + " did not improve after epoch " +
+                          std::to_string(t_.early_stopping_->best_epoch()),
+                      EventKind::Finished);
+    return Flow::Next;
+}
+
+// Ends the run: the end-of-run checkpoint (whose failure fails the run), the best weights back
+// when EarlyStopping keeps them, and the last event.
+FitLoop::Flow FitLoop::finish(const std::string& status, const std::string& message, EventKind kind) {
+    result_.status = status;
+    result_.message = message;
+    if (t_.checkpoint_policy_.at_end && kind != EventKind::Failed) {
+        if (std::string err = offer(at_end_, ev_.metrics); !err.empty()) {
+            result_.status = "failed";
+            result_.message = err;
+            kind = EventKind::Failed;
+        }
+    }
+    if (t_.early_stopping_ && t_.early_stopping_->restore_best_weights() && !best_weights_.empty())
+        restore_best_weights();
+    ev_.kind = kind;
+    ev_.message = result_.message;
+    ev_.elapsed_seconds = seconds_since(run_start_);
+    t_.notify(ev_);
+    return Flow::Ended;
+}
+
+Plan& FitLoop::feed_batch(const BatchView& batch) { return feed(*t_.plans_, batch, width_, true); }
+
+// forward + loss + backward: the gradients land in the model's buffer.
+double FitLoop::train_step(Plan& plan, const std::int32_t* labels) { return plan.train_step(labels, *t_.loss_); }
+
+void FitLoop::apply_update(double lr) {
+    Model& m = t_.model_;
+    t_.optimizer_->step(m.weights().data(), m.grads().data(), m.trainable_size(), lr);
+}
+
+void FitLoop::keep_best_weights() { best_weights_ = t_.model_.weights(); }
+
+void FitLoop::restore_best_weights() { t_.model_.weights() = best_weights_; }
+
+// Dropout masks count the steps each plan ran: full batches, and one remainder per epoch.
+void FitLoop::seek_dropout(const TrainState& s) {
+    const std::int64_t full_per_epoch = n_ / bs_, done_epochs = s.epoch - 1;
+    t_.plans_->get(bs_, true).seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
+    if (n_ % bs_)
+        t_.plans_->get(n_ % bs_, true).seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
+}
+
+TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, const std::string& rng, double loss_sum,
+                             std::int64_t seen) const {
+    TrainState s;
+    s.epoch = epoch;
+    s.step_in_epoch = step_in_epoch;
+    s.iterations = t_.optimizer_->iterations();
+    s.steps_per_epoch = steps_per_epoch_;
+    s.shuffle_rng = rng;
+    s.loss_sum = loss_sum;
+    s.seen = seen;
+    s.learning_rate = ev_.learning_rate;
+    s.lr_scale = lr_scale_;
+    for (const auto& m : t_.metrics_) s.metric_states.emplace_back(m->name(), m->state());
+    if (t_.early_stopping_) s.early_stopping = t_.early_stopping_->state();
+    if (t_.reduce_lr_) s.reduce_lr = t_.reduce_lr_->state();
+    s.best_weights = best_weights_;
+    return s;
+}
+
+// Offers a checkpoint once per optimizer step.
+std::string FitLoop::offer(const TrainState& s, const Metrics& m) {
+    if (!t_.checkpoint_sink_ || s.iterations == offered_at_) return "";
+    offered_at_ = s.iterations;
+    try {
+        t_.checkpoint_sink_->save(s, m);
+    } catch (const std::exception& e) {
+        return std::string("the checkpoint at step ") + std::to_string(s.iterations) + " was not saved: " + e.what();
+    }
+    return "";
+}
+
+// Data that goes away mid-run (a runtime error from a source) ends the run as failed, like a
+// NaN loss: the checkpoints before it stay, and observers see a Failed event.
+template <class Read>
+std::string FitLoop::data_error(Read&& read) {
+    try {
+        read();
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::Runtime) throw;
+        return std::string(e.what()) + "; training stopped at epoch " + std::to_string(ev_.epoch) + ", step " +
+               std::to_string(ev_.step);
+    }
+    return "";
+}
+
+// Values only: the names were set once, so this allocates nothing.
+void FitLoop::refresh_running_metrics() {
+    running_[0].second = seen_ ? loss_sum_ / double(seen_) : 0.0;
+    for (std::size_t i = 0; i < t_.metrics_.size(); ++i) running_[i + 1].second = t_.metrics_[i]->result();
+}
+
+void FitLoop::report_window() {
+    const double dt = seconds_since(window_start_);
+    ev_.images_per_second = dt > 0 ? double(window_images_) / dt : 0;
+    ev_.data_wait_fraction = dt > 0 ? window_wait_ / dt : 0;
+    ev_.data = train_.stats();
+    window_wait_ = 0;
+    const double steps_left = double(ev_.total_steps - done_before_ - result_.steps);  // this fit only
+    ev_.eta_seconds = ev_.images_per_second > 0 ? steps_left * double(bs_) / ev_.images_per_second : 0;
+    ev_.elapsed_seconds = seconds_since(run_start_);
+    window_images_ = 0;
+    window_start_ = Clock::now();
+}
+
+// The last step of an epoch is reported by its EpochEnd event, except to every-step observers.
+void FitLoop::notify_step(bool log_point, bool last) {
+    ev_.kind = EventKind::Step;
+    for (TrainObserver* o : t_.observers_)
+        if ((log_point && !last) || o->wants_every_step()) o->on_event(ev_);
+}
+
+}  // namespace lf

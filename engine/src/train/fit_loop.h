@@ -1,0 +1,85 @@
+#pragma once
+// One run of Trainer::fit as an object: the run's state as members and one method per phase,
+// so each reads on its own. run() is the whole loop:
+//   start -> per epoch: start_epoch, step until the epoch's batches are done, end_epoch -> finish
+// A phase that ends the run (failure, stop request, early stop) calls finish() and says so.
+// step() allocates nothing once the first epoch has run, even when an observer wants every step.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "layerforge/train/trainer.h"
+
+namespace lf {
+
+class Plan;
+
+class FitLoop {
+public:
+    // Takes over a resumed run's state; throws lf::Error (Input) when it does not fit this data.
+    FitLoop(Trainer& trainer, BatchSource& train, BatchSource* validation, const TrainState* resume);
+    FitResult run();
+
+private:
+    using Clock = std::chrono::steady_clock;
+    enum class Flow { Next, EpochDone, Ended };  // what a phase leaves the loop to do next
+
+    // The phases.
+    void start();
+    void start_epoch();
+    Flow step();
+    Flow end_epoch();
+    Flow finish(const std::string& status, const std::string& message, EventKind kind);
+    Flow fail(const std::string& message) { return finish("failed", message, EventKind::Failed); }
+
+    // The plan and the weights, one function per interaction (backend calls, later).
+    Plan& feed_batch(const BatchView& batch);
+    double train_step(Plan& plan, const std::int32_t* labels);
+    void apply_update(double lr);
+    void keep_best_weights();
+    void restore_best_weights();
+    void seek_dropout(const TrainState& s);
+
+    // Pieces of the phases.
+    void resume(const TrainState& s);
+    TrainState snapshot(std::int64_t epoch, std::int64_t step_in_epoch, const std::string& rng, double loss_sum,
+                        std::int64_t seen) const;
+    std::string offer(const TrainState& s, const Metrics& m);  // the error message when the sink failed
+    template <class Read>
+    std::string data_error(Read&& read);                       // the message when the data went away
+    void refresh_running_metrics();
+    void report_window();                                      // throughput and ETA at a log point
+    void notify_step(bool log_point, bool last);
+
+    Trainer& t_;
+    BatchSource& train_;
+    BatchSource* validation_;
+
+    // Fixed for the run.
+    const std::int64_t n_, bs_, steps_per_epoch_, epochs_;
+    const std::size_t width_;  // floats per sample
+    std::int64_t first_epoch_ = 1, first_step_ = 0;  // where this fit starts (a resume: mid-run)
+    std::int64_t done_before_ = 0;                   // steps done before this fit
+    bool every_step_ = false;                        // an observer wants every step
+    Clock::time_point run_start_;
+
+    // The run so far.
+    FitResult result_;
+    TrainEvent ev_;                  // the event in the making; observers get it by reference
+    Metrics running_;                // "loss" and the metrics, refreshed in place
+    std::vector<float> best_weights_;
+    double lr_scale_ = 1.0, loss_sum_ = 0;
+    std::int64_t seen_ = 0;
+    std::int64_t offered_at_ = -1;   // the optimizer step last offered as a checkpoint
+    TrainState at_end_;              // what an end-of-run checkpoint saves; kept current between steps
+    std::string epoch_rng_;          // shuffle state before this epoch's shuffle: what a mid-epoch checkpoint resumes
+
+    // The epoch so far.
+    std::int64_t epoch_ = 0, step_ = 0;  // 1-based epoch, 0-based step in it
+    std::int64_t window_images_ = 0;     // since the last log point
+    double window_wait_ = 0;
+    Clock::time_point window_start_;
+};
+
+}  // namespace lf
