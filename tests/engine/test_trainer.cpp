@@ -1,6 +1,6 @@
 // lf::Trainer: convergence on real Fashion-MNIST, the event stream, determinism, stop / pause /
 // resume from other threads, divergence, the epoch-end callbacks, evaluate / predict against
-// hand-computed values, and configuration errors.
+// hand-computed values, configuration errors, and steps that allocate nothing.
 #include <QFile>
 #include <QtTest>
 
@@ -12,10 +12,13 @@
 #include <random>
 #include <thread>
 
+#include "alloc_counter.h"
 #include "graph_builder.h"
 #include "synthetic_data.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
+#include "layerforge/graph/plan.h"
+#include "layerforge/train/loss.h"
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/trainer.h"
 #include "lf_test_util.h"
@@ -490,6 +493,41 @@ private slots:
         monitors_nothing.callbacks = {{"EarlyStopping", {}}};  // val_loss without a validation set
         lf::Trainer no_val(model, monitors_nothing);
         LF_EXPECT_INPUT_ERROR(no_val.fit(good, nullptr), "val_loss");
+    }
+
+    // 9. After the first epoch a training step allocates nothing beyond what the plan's oneDNN
+    //    primitives do inside every execution (test_plan pins that count), even for an observer
+    //    that wants every step (a run store) and with a metric name too long for a short
+    //    string: the running metrics are refreshed in place. Counted between consecutive Step
+    //    events of one epoch, so the epoch's end (validation, history) is not counted.
+    void steps_allocate_nothing_after_the_first_epoch() {
+        struct Counter : lf::TrainObserver {
+            std::vector<std::pair<std::int64_t, long>> at;  // (epoch, allocations so far) per Step
+            bool wants_every_step() const override { return true; }
+            void on_event(const lf::TrainEvent& e) override {
+                if (e.kind == EventKind::Step && at.size() < at.capacity()) at.emplace_back(e.epoch, lf_test::allocations.load());
+            }
+        } counter;
+        counter.at.reserve(64);
+        lf::TrainingConfig config = sgd_config(0.05, 3, 8);
+        config.metrics = {"accuracy", "sparse_categorical_accuracy"};
+        const lf::TensorDataset train = synthetic(48), validation = synthetic(12, 2);  // 6 steps an epoch
+        lf::Model model = make_model(small_mlp());
+        lf::Trainer trainer(model, config);
+        trainer.add_observer(&counter);
+        trainer.set_log_every(1);
+        QCOMPARE(trainer.fit(train, &validation).status, std::string("finished"));
+        QCOMPARE(counter.at.size(), std::size_t(3 * 6));
+
+        lf::Model bare_model = make_model(small_mlp());  // the same step on a bare plan
+        lf::Plan plan(bare_model, {.batch = 8, .mode = lf::PlanMode::Train});
+        const auto loss = lf::make_loss("SparseCategoricalCrossentropy");
+        const std::vector<std::int32_t> labels(8, 1);
+        plan.train_step(labels.data(), *loss);
+        const long per_plan_step = lf_test::allocations_during([&] { plan.train_step(labels.data(), *loss); });
+        for (std::size_t i = 1; i < counter.at.size(); ++i)
+            if (counter.at[i].first > 1 && counter.at[i].first == counter.at[i - 1].first)
+                QCOMPARE(counter.at[i].second - counter.at[i - 1].second, per_plan_step);
     }
 };
 
