@@ -5,6 +5,7 @@
 #include "layerforge/core/error.h"
 #include "layerforge/data/binding.h"
 #include "layerforge/store/weights_file.h"
+#include "layerforge/train/inference.h"
 #include "progress.h"
 
 namespace lf::cli {
@@ -25,11 +26,11 @@ int run_evaluate(const Args& args, const Reporter& out) {
         weights = trained_weights_path(args, path);
         load_weights(model, weights);
     }
-    Trainer trainer(model, p.training);
+    Inference inference(model, p.training);
     p.dataset.validation = "none";
     std::unique_ptr<BoundSources> data = bind_data(p, path, out);
     if (!data->test) throw input_error(p.dataset.path + ": no test split; add a test/ folder beside train/");
-    EvalResult r = trainer.evaluate(*data->test);
+    EvalResult r = inference.evaluate(*data->test);
     report_pipeline_problems(*data, out);
     out.line("test  " + metrics_text(r.metrics) + "  (" + std::to_string(r.samples) + " samples, weights " + weights + ")");
     out.object({{"event", "result"}, {"split", "test"}, {"samples", r.samples}, {"weights", weights},

@@ -9,6 +9,7 @@
 #include "layerforge/data/transform.h"
 #include "layerforge/store/weights_file.h"
 #include "layerforge/train/confusion.h"
+#include "layerforge/train/inference.h"
 #include "progress.h"
 
 namespace lf::cli {
@@ -56,8 +57,8 @@ int run_predict(const Args& args, const Reporter& out) {
             out.object({{"event", "error"}, {"image", file}, {"message", why}});
         }
     }
-    Trainer trainer(model, p.training);
-    std::vector<float> probs = batch.size() ? trainer.predict(batch) : std::vector<float>{};
+    Inference inference(model, p.training);
+    std::vector<float> probs = batch.size() ? inference.predict(batch) : std::vector<float>{};
     const std::int64_t width = batch.size() ? std::int64_t(probs.size()) / batch.size() : 0;
     const auto top_k = std::size_t(std::max<std::int64_t>(1, args.integer("top").value_or(3)));
     for (std::size_t i = 0; i < used.size(); ++i) {
