@@ -7,7 +7,7 @@
 #include "layerforge/data/dataset.h"
 #include "layerforge/data/image.h"
 #include "layerforge/data/transform.h"
-#include "layerforge/train/trainer.h"
+#include "layerforge/train/inference.h"
 
 namespace lf::ui {
 
@@ -78,7 +78,7 @@ EvaluationResult evaluateSplit(std::shared_ptr<Model> model, const Project& proj
         r.classNames = classNamesFor(toQt(data->class_names), width);
         r.matrix = ConfusionMatrix(r.classNames.size());
         progress.total = source->size();
-        Trainer trainer(*model, project.training);
+        Inference inference(*model, project.training);
         TensorDataset batch;
         batch.sample_shape = source->sample_shape();
         batch.class_names = data->class_names;
@@ -89,7 +89,7 @@ EvaluationResult evaluateSplit(std::shared_ptr<Model> model, const Project& proj
             if (progress.cancel) throw runtime_error("evaluation cancelled");
             batch.images.assign(b.images, b.images + b.count * elements);
             batch.labels.assign(b.labels, b.labels + b.count);
-            const std::vector<float> out = trainer.predict(batch);
+            const std::vector<float> out = inference.predict(batch);
             add_predictions(r.matrix, out.data(), b.labels, b.count, width);
             for (std::int64_t i = 0; i < b.count; ++i, ++index) {
                 const float* o = out.data() + i * width;
@@ -132,8 +132,8 @@ ImagePrediction predictImageFile(std::shared_ptr<Model> model, const Project& pr
         one.images.resize(std::size_t(spec.elements()));
         one.labels = {0};
         sample_to_float(img, spec, nullptr, 0, one.images.data());
-        Trainer trainer(*model, project.training);
-        const std::vector<float> out = trainer.predict(one);
+        Inference inference(*model, project.training);
+        const std::vector<float> out = inference.predict(one);
         p.probabilities = probabilitiesOf(out.data(), std::int64_t(out.size()));
         p.classNames = classNamesFor(classNames.isEmpty() ? bindingClassNames(project.dataset) : classNames, std::int64_t(out.size()));
         p.input = sampleImage(one.images.data(), spec.height, spec.width, spec.channels);
