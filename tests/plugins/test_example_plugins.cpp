@@ -81,7 +81,7 @@ private slots:
         b.add("LinearLayer", {{"units", std::int64_t(2)}}, {in});
         lf::Model model(b.graph);
         model.weights() = {1, 2, 3, 4, 0.5f, -1};  // w = [[1, 2], [3, 4]], b = [0.5, -1]
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
         const float x[] = {1, 1, 2, -1};
         std::copy(x, x + 4, plan.input());
         plan.forward();
@@ -120,7 +120,7 @@ private slots:
         b.add("Activation", {{"activation", std::string("swish")}}, {b.add("Input", {{"shape", IntList{8}}})});
         lf::Model ma(a.graph), mb(b.graph);
         ma.init_weights(1);  // beta = 1
-        lf::Plan pa(ma, {.batch = 2, .mode = lf::PlanMode::Infer}), pb(mb, {.batch = 2, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan pa(ma, {.batch = 2, .mode = lf::PlanMode::Infer}), pb(mb, {.batch = 2, .mode = lf::PlanMode::Infer});
         for (int i = 0; i < 16; ++i) pa.input()[i] = pb.input()[i] = float(i - 8) * 0.7f;
         pa.forward();
         pb.forward();

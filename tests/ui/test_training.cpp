@@ -15,7 +15,7 @@
 #include <QtTest>
 
 #include "document/project_document.h"
-#include "layerforge/core/device.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_store.h"
 #include "mainwindow/main_window.h"

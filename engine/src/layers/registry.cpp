@@ -30,6 +30,7 @@ LayerRegistry& LayerRegistry::instance() {
 
 void LayerRegistry::add(LayerSpec spec) {
     if (find(spec.type)) throw runtime_error("layer type '" + spec.type + "' is registered twice");
+    spec.op = layer_op_of(spec.type);
     specs_.push_back(std::move(spec));
 }
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <deque>
 
-#include "backend/cpu/kernel_op.h"
 #include "layerforge/core/error.h"
 
 namespace lf {
@@ -101,7 +100,7 @@ PluginRecord PluginRegistrar::commit() {
     PluginTables& t = tables();
     for (auto& [s, kernel] : layers_) {
         record_.layers.push_back(s.type);
-        if (kernel) s.make_cpu = cpu_op_factory(std::move(kernel));
+        s.kernel = std::move(kernel);
         LayerRegistry::instance().add(std::move(s));
     }
     for (LossSpec& s : losses_) {

@@ -9,7 +9,8 @@
 #include <optional>
 
 #include "layerforge/core/error.h"
-#include "layerforge/graph/plan.h"
+#include "layerforge/backend/backend.h"
+#include "train/plan_slot.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/metrics.h"
 #include "layerforge/train/optimizer.h"
@@ -65,9 +66,9 @@ void Trainer::resume_from(const TrainState& s, std::int64_t n, std::int64_t bs) 
     if (reduce_lr_ && s.reduce_lr) reduce_lr_->set_state(*s.reduce_lr);
     // Dropout masks count the steps each plan ran: full batches, and one remainder per epoch.
     const std::int64_t full_per_epoch = n / bs, done_epochs = s.epoch - 1;
-    plan_for(bs, true).seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
+    plan_for(bs, true).plan->seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
     if (n % bs)
-        plan_for(n % bs, true).seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
+        plan_for(n % bs, true).plan->seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
 }
 
 FitResult Trainer::fit(const TensorDataset& train, const TensorDataset* validation, const TrainState* resume) {
@@ -90,12 +91,12 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
 
     const std::int64_t n = train.size(), bs = std::min(train.batch_size(), n);
     const std::int64_t steps_per_epoch = train.steps_per_epoch(), epochs = config_.epochs;
-    const std::size_t width = std::size_t(train.sample_shape().elements());
     std::vector<float> best_weights;
     double lr_scale = 1.0, loss_sum = 0;
     std::int64_t first_epoch = 1, first_step = 0, seen = 0;
     plan_for(bs, true);
     if (n % bs) plan_for(n % bs, true);
+    device_->push_weights();  // the host model's weights: initialised, restored or resumed
 
     FitResult result;
     TrainEvent ev;
@@ -130,6 +131,7 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
     auto offer = [&](const TrainState& s, const Metrics& m) -> std::string {
         if (!checkpoint_sink_ || s.iterations == offered_at) return "";
         offered_at = s.iterations;
+        device_->pull_weights();  // the sink saves the host model's weights
         try {
             checkpoint_sink_->save(s, m);
         } catch (const std::exception& e) {
@@ -151,8 +153,11 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
                 k = EventKind::Failed;
             }
         }
-        if (early_stopping_ && early_stopping_->restore_best_weights() && !best_weights.empty())
+        device_->pull_weights();
+        if (early_stopping_ && early_stopping_->restore_best_weights() && !best_weights.empty()) {
             model_.weights() = best_weights;
+            device_->push_weights();
+        }
         result.status = st;
         result.message = why;
         ev.kind = k;
@@ -208,23 +213,23 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
             window_wait += seconds_since(wait_start);
             if (batch.count == 0) break;
             const std::int64_t count = batch.count;
-            Plan& plan = plan_for(count, true);
-            std::memcpy(plan.input(), batch.images, std::size_t(count) * width * sizeof(float));
+            PlanSlot& slot = plan_for(count, true);
+            slot.plan->set_input(batch.images);
             const std::int32_t* labels = batch.labels;
             std::int64_t it = optimizer_->iterations();
             double lr = schedule_->lr(optimizer_->learning_rate(), it, steps_per_epoch) * lr_scale;
-            double loss = plan.train_step(labels, *loss_);
+            double loss = slot.loss.train_step(*loss_, labels);
             ev.step = it + 1;
             ev.learning_rate = lr;
             if (!std::isfinite(loss))
                 return failed("the loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") + " at epoch " +
                               std::to_string(epoch) + ", step " + std::to_string(it + 1) +
                               "; training stopped. Lower the learning rate or check the data.");
-            optimizer_->step(model_.weights().data(), model_.grads().data(), model_.trainable_size(), lr);
+            device_->update(*optimizer_, lr);
             loss_sum += loss * double(count);
             seen += count;
             window_images += count;
-            for (auto& m : metrics_) m->update(plan.output(), labels, count, plan.output_width());
+            for (auto& m : metrics_) m->update(slot.loss.output(), labels, count, slot.plan->output_width());
             ++result.steps;
 
             const bool last = s + 1 >= steps_per_epoch;
@@ -264,7 +269,8 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
         Metrics epoch_metrics = running_metrics();  // also when failed files made the epoch shorter
         if (validation) {
             EvalResult val;
-            if (std::string err = data_error([&] { val = evaluate(*validation); }); !err.empty()) return failed(err);
+            if (std::string err = data_error([&] { val = evaluate_on_device(*validation); }); !err.empty())
+                return failed(err);
             for (const auto& [k, v] : val.metrics) epoch_metrics.emplace_back("val_" + k, v);
         }
         epoch_metrics.emplace_back("lr", ev.learning_rate);
@@ -279,8 +285,10 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
         bool stop_early = false;
         if (early_stopping_) {
             stop_early = early_stopping_->on_epoch_end(epoch, lookup(epoch_metrics, early_stopping_->monitor()));
-            if (early_stopping_->last_improved() && early_stopping_->restore_best_weights())
+            if (early_stopping_->last_improved() && early_stopping_->restore_best_weights()) {
+                device_->pull_weights();
                 best_weights = model_.weights();
+            }
         }
         at_end = snapshot(epoch + 1, 0, steps_per_epoch, train.shuffle_state(), 0, 0, ev.learning_rate, lr_scale, best_weights);
         if (checkpoint_policy_.every_epochs > 0 && epoch % checkpoint_policy_.every_epochs == 0)

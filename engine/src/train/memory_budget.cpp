@@ -3,12 +3,13 @@
 #include <cstdio>
 
 #include "layerforge/core/error.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/train/optimizer.h"
 
 namespace lf {
 
 MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimizer, const PlanOptions& plan) {
-    MemoryBreakdown m = Plan::estimate(model, plan);
+    MemoryBreakdown m = backend_for(plan.device).estimate(model, plan);
     m.weights = model.weights().size() * sizeof(float);
     m.gradients += model.weights().size() * sizeof(float);  // one gradient per weight
     m.optimizer_state = optimizer.state().size() * model.weights().size() * sizeof(float);

@@ -1,7 +1,8 @@
 #include "layerforge/train/trainer.h"
 
 #include "layerforge/core/error.h"
-#include "layerforge/graph/plan.h"
+#include "layerforge/devices/devices.h"
+#include "train/plan_slot.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/memory_budget.h"
 #include "layerforge/train/metrics.h"
@@ -38,7 +39,8 @@ auto configured(const std::string& field, F&& make) {
 
 }  // namespace
 
-Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), config_(config) {
+Trainer::Trainer(Model& model, const TrainingConfig& config, const std::string& device)
+    : model_(model), config_(config) {
     model_.input_node();
     model_.output_node();
     loss_ = configured("loss", [&] { return make_loss(config.loss, config.loss_params); });
@@ -50,6 +52,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
     make_callbacks();
     if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
     if (config.epochs < 0) throw input_error("training.epochs: must not be negative");
+    device_ = load_model(model_, device);
 }
 
 Trainer::~Trainer() = default;
@@ -70,22 +73,22 @@ void Trainer::make_callbacks() {
 
 // Plans are the run's big allocations: the configured limit is checked against the estimate
 // before one is built, and an allocation that fails anyway becomes a clear error.
-Plan& Trainer::plan_for(std::int64_t batch, bool training) {
+Trainer::PlanSlot& Trainer::plan_for(std::int64_t batch, bool training) {
     auto& slot = plans_[{batch, training}];
     if (slot) return *slot;
-    const PlanOptions o{.batch = batch, .mode = training ? PlanMode::Train : PlanMode::Infer,
-                        .seed = std::uint64_t(config_.seed)};
+    const PlanOptions o{.device = device_->device(), .batch = batch,
+                        .mode = training ? PlanMode::Train : PlanMode::Infer, .seed = std::uint64_t(config_.seed)};
     // Choosing the kernels for an estimate costs about as much as building them: only when asked.
     auto need = [&] {
         MemoryBreakdown m = estimate_training_memory(model_, *optimizer_, o);
         for (const auto& [key, plan] : plans_)
-            if (plan) m += plan->memory();  // the plans built before stay alive
+            if (plan) m += plan->plan->memory();  // the plans built before stay alive
         return m;
     };
     const std::string what = training ? "training" : "evaluation";
     if (config_.memory_limit_mb > 0) check_memory_limit(need(), config_.memory_limit_mb, batch, what);
     try {
-        slot = std::make_unique<Plan>(model_, o);
+        slot = std::make_unique<PlanSlot>(device_->make_plan(o));
     } catch (const std::bad_alloc&) {  // the partial plan is freed: there is room to estimate
         throw runtime_error("out of memory while building the " + what + " plan at batch size " +
                             std::to_string(batch) + " (it needs about " + megabytes(need().total()) +

@@ -1,5 +1,6 @@
 #pragma once
-// The layer registry: every layer type's parameter schema, shape rule and CPU factory.
+// The layer registry: every layer type's parameter schema, shape rule and op. Backends build the
+// op from their own tables keyed by LayerSpec::op (backend/cpu/op_table.cpp).
 // The CLI's `layers` command, the studio's palette and inspector all read this one table.
 #include <cstdint>
 #include <functional>
@@ -10,6 +11,8 @@
 
 #include "layerforge/core/params.h"
 #include "layerforge/core/shape.h"
+#include "layerforge/layers/kernel.h"
+#include "layerforge/layers/layer_op.h"
 
 namespace lf {
 
@@ -45,9 +48,6 @@ struct LayerInfo {
     std::int64_t flops = 0;  // forward multiply-adds x 2, per sample
 };
 
-class CpuOp;
-struct OpSetup;
-
 struct LayerSpec {
     std::string type;      // Keras name: "Dense"
     std::string category;  // palette group: Core, Convolution, Pooling, Normalization, Activation, Merge
@@ -57,7 +57,9 @@ struct LayerSpec {
     bool view = false;                   // output shares the input's memory (Flatten, Reshape)
     // Throws lf::Error (Input) with a message fit for the node's error badge.
     std::function<LayerInfo(const Params& resolved, const std::vector<Shape>& inputs)> infer;
-    std::function<std::unique_ptr<CpuOp>(const OpSetup&)> make_cpu;  // null for Input and views
+    // Set by LayerRegistry::add from the type name: a built-in op, or Plugin.
+    LayerOp op = LayerOp::Plugin;
+    KernelFactory kernel;  // a plugin layer's plain-loop computation; null for built-ins and views
 };
 
 class LayerRegistry {

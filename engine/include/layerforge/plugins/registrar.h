@@ -21,7 +21,7 @@ namespace lf {
 inline constexpr int kPluginInterfaceVersion = 1;
 
 // A plugin's layer type: the LayerSpec gives name, palette category, help, parameter schema,
-// arity and shape rule (its make_cpu stays empty); the kernel computes it on the CPU. A view
+// arity and shape rule; the kernel (LayerSpec::kernel once registered) computes it on the CPU. A view
 // layer (spec.view, output aliasing the input) has no kernel.
 struct PluginLayer {
     LayerSpec spec;

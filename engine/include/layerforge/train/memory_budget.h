@@ -7,7 +7,8 @@
 #include <string>
 
 #include "layerforge/graph/memory.h"
-#include "layerforge/graph/plan.h"
+#include "layerforge/backend/plan.h"
+#include "layerforge/graph/model.h"
 
 namespace lf {
 

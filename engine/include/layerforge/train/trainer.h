@@ -26,6 +26,8 @@ class LrSchedule;
 class EarlyStopping;
 class ReduceLROnPlateau;
 class Plan;
+class DeviceModel;
+class HostLoss;
 
 enum class EventKind { RunStarted, Step, EpochEnd, Paused, Resumed, Finished, Stopped, Failed };
 const char* to_string(EventKind k);
@@ -67,9 +69,11 @@ struct EvalResult {
 
 class Trainer {
 public:
-    // Builds loss, metrics, optimizer, schedule and callbacks; throws lf::Error (Input) naming
-    // the training field that is wrong.
-    Trainer(Model& model, const TrainingConfig& config);
+    // Builds loss, metrics, optimizer, schedule and callbacks and loads the model onto `device`;
+    // throws lf::Error (Input) naming the training field that is wrong, or the unknown device.
+    // Between calls the host model holds the current weights: fit, evaluate and predict send
+    // them to the device first, and fit brings them back when it ends.
+    Trainer(Model& model, const TrainingConfig& config, const std::string& device = "cpu");
     ~Trainer();
 
     void add_observer(TrainObserver* o) { observers_.push_back(o); }
@@ -100,7 +104,9 @@ public:
 
 private:
     void make_callbacks();  // fresh callback state, as Keras callbacks reset in on_train_begin
-    Plan& plan_for(std::int64_t batch, bool training);
+    struct PlanSlot;  // a plan and the host buffers of its loss
+    PlanSlot& plan_for(std::int64_t batch, bool training);
+    EvalResult evaluate_on_device(BatchSource& data);  // the device's weights as they are
     void check_dataset(const TensorDataset& d, const char* what) const;
     void check_source(const Shape& shape, std::size_t classes, const char* what) const;
     void notify(TrainEvent e);  // not "emit": Qt code that includes this header defines emit as a macro
@@ -118,7 +124,8 @@ private:
     std::unique_ptr<LrSchedule> schedule_;
     std::unique_ptr<EarlyStopping> early_stopping_;
     std::unique_ptr<ReduceLROnPlateau> reduce_lr_;
-    std::map<std::pair<std::int64_t, bool>, std::unique_ptr<Plan>> plans_;
+    std::unique_ptr<DeviceModel> device_;
+    std::map<std::pair<std::int64_t, bool>, std::unique_ptr<PlanSlot>> plans_;
     std::vector<TrainObserver*> observers_;
     std::int64_t log_every_ = 100;
     CheckpointPolicy checkpoint_policy_;
