@@ -2,7 +2,7 @@
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/analysis.h"
-#include "layerforge/graph/plan.h"
+#include "layerforge/backend/plan.h"
 #include "layerforge/train/memory_budget.h"
 #include "layerforge/train/optimizer.h"
 

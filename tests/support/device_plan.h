@@ -2,7 +2,8 @@
 // A plan on the device the tests run on (LF_TEST_DEVICE, default "cpu"; "seam" is the test
 // backend of seam_backend.h) with host mirrors of its arrays, so a test writes inputs and
 // output gradients and reads outputs, input gradients and weight gradients as plain arrays:
-// forward() sends the host model's weights and the input, then brings the output back;
+// forward() sends the host model's weights and the input, then brings the output and the
+// weights (moving statistics) back;
 // backward() sends the output gradient, then brings the input and weight gradients back.
 #include <cstdlib>
 #include <memory>
@@ -54,6 +55,7 @@ public:
         plan_->set_input(in_.data());
         plan_->forward();
         plan_->read_output(out_.data());
+        device_->pull_weights();  // a training forward updates BatchNormalization's moving statistics
     }
     void backward() {
         plan_->set_output_grad(out_grad_.data());
@@ -66,6 +68,7 @@ public:
         plan_->set_input(in_.data());
         const double value = loss_->train_step(loss, labels);
         plan_->read_output(out_.data());
+        device_->pull_weights();
         read_grads();
         return value;
     }

@@ -156,7 +156,7 @@ SessionResult TrainingSession::run() {
     SessionListener& out = *listener_;
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
-    Trainer trainer(model, p.training);
+    Trainer trainer(model, p.training, o.device);
     trainer.add_observer(gate_.get());
     for (TrainObserver* obs : o.observers) trainer.add_observer(obs);
     trainer.set_log_every(o.log_every);
