@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "graph_builder.h"
+#include "layerforge/core/memory.h"
 #include "layerforge/data/dataset.h"
-#include "layerforge/graph/memory.h"
 #include "device_plan.h"
 #include "layerforge/project/project.h"
 #include "layerforge/train/trainer.h"

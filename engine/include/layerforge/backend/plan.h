@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "layerforge/graph/memory.h"
+#include "layerforge/core/memory.h"
 
 namespace lf {
 

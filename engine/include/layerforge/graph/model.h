@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "layerforge/core/memory.h"
 #include "layerforge/graph/analysis.h"
-#include "layerforge/graph/memory.h"
 
 namespace lf {
 

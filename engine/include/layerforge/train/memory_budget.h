@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "layerforge/graph/memory.h"
 #include "layerforge/backend/plan.h"
+#include "layerforge/core/memory.h"
 #include "layerforge/graph/model.h"
 
 namespace lf {
