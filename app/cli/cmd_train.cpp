@@ -5,7 +5,7 @@
 // this file turns options into SessionOptions and session events into lines or JSON objects.
 #include "command.h"
 #include "layerforge/core/error.h"
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 #include "progress.h"
 
 namespace lf::cli {

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "layerforge/project/project.h"
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 #include "mainwindow/main_window.h"
 #include "training/training_controller.h"
 #include "training/training_panel.h"

@@ -10,8 +10,8 @@
 
 #include "graph_builder.h"
 #include "layerforge/core/error.h"
+#include "layerforge/run/session.h"
 #include "layerforge/store/run_store.h"
-#include "layerforge/train/session.h"
 
 using namespace lf;
 

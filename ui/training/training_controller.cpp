@@ -6,7 +6,7 @@
 
 #include "document/project_document.h"
 #include "document/set_training.h"
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 #include "session/mailbox.h"
 #include "session/studio_session.h"
 #include "training/training_worker.h"

@@ -1,7 +1,7 @@
 // TrainingSession: the steps of a training run around Trainer::fit, shared by the CLI and the
 // studio. The order matters and is the CLI's: settings are checked before the store is opened,
 // the store before the data is bound, and the run is created only when the data is there.
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 
 #include <filesystem>
 
@@ -9,8 +9,8 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "layerforge/run/run_recorder.h"
 #include "layerforge/store/checkpoint.h"
-#include "layerforge/store/run_recorder.h"
 #include "layerforge/store/weights_file.h"
 #include "layerforge/train/event_text.h"
 

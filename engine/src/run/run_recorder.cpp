@@ -1,4 +1,4 @@
-#include "layerforge/store/run_recorder.h"
+#include "layerforge/run/run_recorder.h"
 
 #include <chrono>
 #include <cmath>
