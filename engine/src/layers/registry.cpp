@@ -31,11 +31,12 @@ LayerRegistry& LayerRegistry::instance() {
 void LayerRegistry::add(LayerSpec spec) {
     if (find(spec.type)) throw runtime_error("layer type '" + spec.type + "' is registered twice");
     spec.op = layer_op_of(spec.type);
-    specs_.push_back(std::move(spec));
+    std::string what = "layer type '" + spec.type + "'";
+    specs_.add(std::move(spec), what);
 }
 
 const LayerSpec* LayerRegistry::find(const std::string& type) const {
-    for (const LayerSpec& s : specs_)
+    for (const LayerSpec& s : specs_.all())
         if (s.type == type) return &s;
     return nullptr;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "layerforge/core/params.h"
+#include "layerforge/core/registry.h"
 #include "layerforge/core/shape.h"
 #include "layerforge/layers/kernel.h"
 #include "layerforge/layers/layer_op.h"
@@ -65,12 +66,15 @@ struct LayerSpec {
 class LayerRegistry {
 public:
     static LayerRegistry& instance();  // holds the built-in layers
-    void add(LayerSpec spec);          // throws lf::Error on a duplicate type name
-    const LayerSpec* find(const std::string& type) const;
-    const std::vector<LayerSpec>& all() const { return specs_; }
+    // Throws lf::Error on a duplicate type name, and after freeze().
+    void add(LayerSpec spec);
+    const LayerSpec* find(const std::string& type) const;  // stays valid: specs never move
+    const std::deque<LayerSpec>& all() const { return specs_.all(); }
+    void freeze() { specs_.freeze(); }  // once plugins are loaded
+    bool frozen() const { return specs_.frozen(); }
 
 private:
-    std::vector<LayerSpec> specs_;
+    Registry<LayerSpec> specs_;
 };
 
 // Fills defaults, converts ints given for floats, broadcasts single ints to lists, and checks
