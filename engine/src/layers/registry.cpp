@@ -35,11 +35,7 @@ void LayerRegistry::add(LayerSpec spec) {
     specs_.add(std::move(spec), what);
 }
 
-const LayerSpec* LayerRegistry::find(const std::string& type) const {
-    for (const LayerSpec& s : specs_.all())
-        if (s.type == type) return &s;
-    return nullptr;
-}
+const LayerSpec* LayerRegistry::find(const std::string& type) const { return specs_.find(type); }
 
 namespace {
 

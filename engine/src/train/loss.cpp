@@ -21,8 +21,8 @@ void check_labels(const char* loss, const LossBatch& b) {
 
 namespace {
 
-Registry<LossSpec>& added() {
-    static Registry<LossSpec> r;
+Registry<LossSpec, &LossSpec::type>& added() {
+    static Registry<LossSpec, &LossSpec::type> r;
     return r;
 }
 
@@ -42,11 +42,7 @@ void add_loss(LossSpec spec) {
     added().add(std::move(spec), what);
 }
 
-const LossSpec* find_added_loss(const std::string& type) {
-    for (const LossSpec& s : added().all())
-        if (s.type == type) return &s;
-    return nullptr;
-}
+const LossSpec* find_added_loss(const std::string& type) { return added().find(type); }
 
 void freeze_losses() { added().freeze(); }
 bool losses_frozen() { return added().frozen(); }

@@ -87,8 +87,8 @@ std::int64_t parse_top_k(const std::string& name) {
     return std::stoll(digits);
 }
 
-Registry<MetricSpec>& added() {
-    static Registry<MetricSpec> r;
+Registry<MetricSpec, &MetricSpec::name>& added() {
+    static Registry<MetricSpec, &MetricSpec::name> r;
     return r;
 }
 
@@ -112,11 +112,7 @@ void add_metric(MetricSpec spec) {
     added().add(std::move(spec), what);
 }
 
-const MetricSpec* find_added_metric(const std::string& name) {
-    for (const MetricSpec& s : added().all())
-        if (s.name == name) return &s;
-    return nullptr;
-}
+const MetricSpec* find_added_metric(const std::string& name) { return added().find(name); }
 
 void freeze_metrics() { added().freeze(); }
 bool metrics_frozen() { return added().frozen(); }

@@ -11,7 +11,8 @@
 
 namespace lf {
 
-template <class T>
+// T's member `Key` names an entry ("Dense", "MeanSquaredError").
+template <class T, std::string T::*Key>
 class Registry {
 public:
     // `what` names the entry for the message: "layer type 'Swish'".
@@ -25,6 +26,11 @@ public:
     void freeze() { frozen_ = true; }
     bool frozen() const { return frozen_; }
     const std::deque<T>& all() const { return entries_; }
+    const T* find(const std::string& key) const {
+        for (const T& e : entries_)
+            if (e.*Key == key) return &e;
+        return nullptr;
+    }
 
 private:
     std::deque<T> entries_;

@@ -74,7 +74,7 @@ public:
     bool frozen() const { return specs_.frozen(); }
 
 private:
-    Registry<LayerSpec> specs_;
+    Registry<LayerSpec, &LayerSpec::type> specs_;
 };
 
 // Fills defaults, converts ints given for floats, broadcasts single ints to lists, and checks
