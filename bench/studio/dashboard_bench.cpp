@@ -121,8 +121,8 @@ Fit headless(const Project& project) {
     Samples samples;
     TrainingSession session(project, o, &samples);
     const SessionResult r = session.run();
-    if (r.fit.status != "finished" || clock.seconds <= 0) {
-        std::fprintf(stderr, "headless run ended with %s: %s\n", r.fit.status.c_str(), r.fit.message.c_str());
+    if (r.fit.status != lf::RunStatus::Finished || clock.seconds <= 0) {
+        std::fprintf(stderr, "headless run ended with %s: %s\n", lf::to_string(r.fit.status), r.fit.message.c_str());
         std::exit(1);
     }
     const double n = double(samples.count > 0 ? samples.count : std::min<std::int64_t>(project.dataset.limit_train, 60000));
