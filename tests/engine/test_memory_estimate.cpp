@@ -66,6 +66,7 @@ private slots:
         QVERIFY(lf::estimate_training_memory(p).activations > sgd.activations);
         p.training.optimizer = {"Adagrad", {}};
         LF_EXPECT_INPUT_ERROR(lf::estimate_training_memory(p), "Adagrad");
+        p.training.optimizer = {"Adam", {}};
         p.graph.edges.clear();
         LF_EXPECT_INPUT_ERROR(lf::estimate_training_memory(p), "not valid");
     }
