@@ -156,7 +156,7 @@ StudioResult studio(const Project& project, std::int64_t samples) {
         TrainingController* c = panel->controller();  // its default options
         double fitSeconds = 0, cpuStart = 0, cpu = 0;
         bool fitting = false;
-        QString status;
+        RunStatus status = RunStatus::Failed;
         QObject::connect(c, &TrainingController::trainEvent, c, [&](const TrainEvent& e) {
             if (e.kind == EventKind::RunStarted) {  // received within a few ms of being sent
                 fitting = true;
@@ -169,7 +169,7 @@ StudioResult studio(const Project& project, std::int64_t samples) {
             }
         });
         QEventLoop loop;
-        QObject::connect(c, &TrainingController::finished, &loop, [&](const QString& s) {
+        QObject::connect(c, &TrainingController::finished, &loop, [&](RunStatus s) {
             status = s;
             loop.quit();
         });
@@ -190,8 +190,8 @@ StudioResult studio(const Project& project, std::int64_t samples) {
         probe.start();
         loop.exec();
         probe.stop();
-        if (status != "finished" || fitSeconds <= 0) {
-            std::fprintf(stderr, "studio run ended with %s\n", qPrintable(status));
+        if (status != RunStatus::Finished || fitSeconds <= 0) {
+            std::fprintf(stderr, "studio run ended with %s\n", to_string(status));
             std::exit(1);
         }
         out.imagesPerSecond = double(samples) / fitSeconds;
