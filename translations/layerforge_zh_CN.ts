@@ -228,6 +228,10 @@ The example stays bound to Fashion-MNIST read into memory.</source>
         <source>The output layer &apos;%1&apos; has %2 units, but the dataset has %3 classes: set the last layer&apos;s units to %3.</source>
         <translation>输出层“%1”有 %2 个单元，但数据集有 %3 个类别：请将最后一层的单元数设为 %3。</translation>
     </message>
+    <message>
+        <source>The last Dense layer &apos;%1&apos; has %2 units, but the dataset has %3 classes: set its units to %3.</source>
+        <translation>最后一个全连接层“%1”有 %2 个单元，但数据集有 %3 个类别：请将其单元数设为 %3。</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::BindingSettings</name>

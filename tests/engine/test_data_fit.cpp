@@ -25,36 +25,40 @@ class TestDataFit : public QObject {
 
 private slots:
     void matching_data_fits() {
-        const lf::DataFit f = lf::data_fit(lf::analyze(mlp_builder({4}, 8, "relu", 3).graph), lf::Shape{4}, 3);
+        const GraphBuilder mlp = mlp_builder({4}, 8, "relu", 3);
+        const lf::DataFit f = lf::data_fit(mlp.graph, lf::analyze(mlp.graph), lf::Shape{4}, 3);
         QCOMPARE(f.input_node, std::string("input_0"));
         QCOMPARE(f.output_node, std::string("softmax_4"));
         QVERIFY(f.input == lf::Shape{4});
         QCOMPARE(f.units, std::int64_t(3));
+        QCOMPARE(f.units_node, std::string("dense_3"));  // the Softmax after it keeps the shape
         QVERIFY(f.input_fits() && f.units_fit() && !f.too_few_units());
     }
 
     void units_against_classes() {
-        const lf::Analysis a = lf::analyze(mlp_builder({4}, 8, "relu", 10).graph);
-        QVERIFY(!lf::data_fit(a, std::nullopt, 3).units_fit());       // more units: trains, but is likely a mistake
-        QVERIFY(!lf::data_fit(a, std::nullopt, 3).too_few_units());
-        QVERIFY(lf::data_fit(a, std::nullopt, 12).too_few_units());   // labels 10 and 11 have no output
-        QVERIFY(lf::data_fit(a, std::nullopt, 0).units_fit());        // no class list: nothing to check
-        const lf::Analysis binary = lf::analyze(mlp_builder({4}, 8, "relu", 1).graph);
-        QVERIFY(lf::data_fit(binary, std::nullopt, 2).units_fit());   // one sigmoid unit, two classes
-        QVERIFY(!lf::data_fit(binary, std::nullopt, 3).too_few_units());  // as the trainer has always taken it
+        const lf::Graph g = mlp_builder({4}, 8, "relu", 10).graph;
+        const lf::Analysis a = lf::analyze(g);
+        QVERIFY(!lf::data_fit(g, a, std::nullopt, 3).units_fit());       // more units: trains, but is likely a mistake
+        QVERIFY(!lf::data_fit(g, a, std::nullopt, 3).too_few_units());
+        QVERIFY(lf::data_fit(g, a, std::nullopt, 12).too_few_units());   // labels 10 and 11 have no output
+        QVERIFY(lf::data_fit(g, a, std::nullopt, 0).units_fit());        // no class list: nothing to check
+        const lf::Graph bg = mlp_builder({4}, 8, "relu", 1).graph;
+        const lf::Analysis binary = lf::analyze(bg);
+        QVERIFY(lf::data_fit(bg, binary, std::nullopt, 2).units_fit());   // one sigmoid unit, two classes
+        QVERIFY(!lf::data_fit(bg, binary, std::nullopt, 3).too_few_units());  // as the trainer has always taken it
     }
 
     void shapes_and_unknowns() {
         GraphBuilder b = mlp_builder({28, 28, 1}, 8, "relu", 3);
-        QVERIFY(!lf::data_fit(lf::analyze(b.graph), lf::Shape{6, 8, 3}, 3).input_fits());
-        QVERIFY(lf::data_fit(lf::analyze(b.graph), std::nullopt, 3).input_fits());  // no samples yet
+        QVERIFY(!lf::data_fit(b.graph, lf::analyze(b.graph), lf::Shape{6, 8, 3}, 3).input_fits());
+        QVERIFY(lf::data_fit(b.graph, lf::analyze(b.graph), std::nullopt, 3).input_fits());  // no samples yet
         b.graph.nodes[0].params["shape"] = lf::IntList{};                           // being edited
-        const lf::DataFit f = lf::data_fit(lf::analyze(b.graph), lf::Shape{28, 28, 1}, 3);
+        const lf::DataFit f = lf::data_fit(b.graph, lf::analyze(b.graph), lf::Shape{28, 28, 1}, 3);
         QVERIFY(!f.input && !f.input_fits());
         QCOMPARE(f.units, std::int64_t(0));  // the output is unknown too: not checked
         QVERIFY(f.units_fit());
         b.add("Dense", {{"units", std::int64_t(2)}}, {"dense_2"});  // a second output
-        QVERIFY(lf::data_fit(lf::analyze(b.graph), std::nullopt, 3).output_node.empty());
+        QVERIFY(lf::data_fit(b.graph, lf::analyze(b.graph), std::nullopt, 3).output_node.empty());
     }
 
     void trainer_refuses_what_does_not_fit_with_its_texts() {

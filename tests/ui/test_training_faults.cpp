@@ -79,7 +79,7 @@ class TestTrainingFaults : public QObject {
     // failed(message) came once, the banner shows it, and the panel is ready for the next run.
     static QString failure(Studio& s, const QSignalSpy& failed, const QSignalSpy& finished) {
         if (finished.size() != 1 || failed.size() != 1) return {};
-        if (finished[0][0].toString() != "failed") return {};
+        if (finished[0][0].value<lf::RunStatus>() != lf::RunStatus::Failed) return {};
         if (s.controller->state() != TrainingController::State::Idle || !s.panel->startButton()->isEnabled()) return {};
         const QString message = failed[0][0].toString();
         return s.window.findChild<ErrorBanner*>()->message().contains(message.left(40)) ? message : QString();

@@ -36,7 +36,7 @@ std::optional<InputShapeOffer> inputShapeOffer(const ProjectDocument& doc, const
     offer.node = input->id;
     offer.wanted = {dataset.height, dataset.width, dataset.channels};
     offer.current = inputShape(*input);
-    if (data_fit(doc.analysis(), Shape(offer.wanted), 0).input_fits()) return std::nullopt;
+    if (data_fit(doc.graph(), doc.analysis(), Shape(offer.wanted), 0).input_fits()) return std::nullopt;
     offer.message = QObject::tr("The Input node '%1' takes %2, but the dataset's images are %3.")
                         .arg(QString::fromStdString(input->name), shapeText(offer.current), shapeText(offer.wanted));
     return offer;
@@ -47,10 +47,14 @@ void applyInputShape(ProjectDocument* doc, const InputShapeOffer& offer) {
 }
 
 QString classCountWarning(const ProjectDocument& doc, int classes) {
-    const DataFit fit = data_fit(doc.analysis(), std::nullopt, classes);
+    const DataFit fit = data_fit(doc.graph(), doc.analysis(), std::nullopt, classes);
     if (fit.units_fit()) return {};
-    return QObject::tr("The output layer '%1' has %2 units, but the dataset has %3 classes: set the last layer's units to %3.")
-        .arg(QString::fromStdString(doc.graph().find(fit.output_node)->name))
+    const Node* node = doc.graph().find(fit.units_node);
+    const QString text =
+        node->type == "Dense"
+            ? QObject::tr("The last Dense layer '%1' has %2 units, but the dataset has %3 classes: set its units to %3.")
+            : QObject::tr("The output layer '%1' has %2 units, but the dataset has %3 classes: set the last layer's units to %3.");
+    return text.arg(QString::fromStdString(node->name))
         .arg(fit.units)
         .arg(classes);
 }

@@ -4,7 +4,7 @@
 
 namespace lf {
 
-DataFit data_fit(const Analysis& a, std::optional<Shape> samples, std::int64_t classes) {
+DataFit data_fit(const Graph& g, const Analysis& a, std::optional<Shape> samples, std::int64_t classes) {
     DataFit f;
     f.samples = std::move(samples);
     f.classes = classes;
@@ -15,6 +15,13 @@ DataFit data_fit(const Analysis& a, std::optional<Shape> samples, std::int64_t c
     if (a.outputs.size() == 1) {
         f.output_node = a.outputs[0];
         if (const NodeInfo& info = a.nodes.at(f.output_node); info.shaped) f.units = info.layer.output.elements();
+        f.units_node = f.output_node;
+        for (std::size_t n = 0; n < g.nodes.size(); ++n) {  // back over one-input layers that keep the shape
+            const std::vector<Edge> in = g.inputs_of(f.units_node);
+            const NodeInfo& info = a.nodes.at(f.units_node);
+            if (in.size() != 1 || !info.shaped || info.inputs.size() != 1 || info.inputs[0] != info.layer.output) break;
+            f.units_node = in[0].from.node;
+        }
     }
     return f;
 }

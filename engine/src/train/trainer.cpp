@@ -97,7 +97,7 @@ Plan& Trainer::plan_for(std::int64_t batch, bool training) {
 
 void Trainer::check_source(const Shape& shape, std::size_t class_count, const char* what) const {
     model_.input_node(), model_.output_node();  // exactly one of each, or an error naming them
-    require_data_fit(data_fit(model_.analysis(), shape, std::int64_t(class_count)), what);
+    require_data_fit(data_fit(model_.graph(), model_.analysis(), shape, std::int64_t(class_count)), what);
 }
 
 void Trainer::check_dataset(const TensorDataset& d, const char* what) const {

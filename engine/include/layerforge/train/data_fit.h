@@ -13,6 +13,9 @@ namespace lf {
 
 struct DataFit {
     std::string input_node, output_node;  // empty unless the graph has exactly one of each
+    // The layer whose units set the output's width, the one to edit: the output, or the last
+    // layer before it that changes the shape (a Softmax or Dropout at the end is passed over).
+    std::string units_node;
     std::optional<Shape> input;    // what the Input layer takes, when known
     std::optional<Shape> samples;  // what the data gives; not checked when unknown
     std::int64_t units = 0;    // the output layer's width; 0 when unknown
@@ -27,7 +30,7 @@ struct DataFit {
 
 // From the analysis alone, so it also answers for a graph that is still being edited (the
 // output is unknown while it is not valid).
-DataFit data_fit(const Analysis& a, std::optional<Shape> samples, std::int64_t classes);
+DataFit data_fit(const Graph& g, const Analysis& a, std::optional<Shape> samples, std::int64_t classes);
 
 // Throws lf::Error (Input) when the samples do not fit the Input layer or the output has too
 // few units; `what` names the data ("training", "validation", ...).
