@@ -105,7 +105,7 @@ private slots:
         cfg.batch_size = 4;
         cfg.epochs = 3;
         lf::Trainer trainer(model, cfg);
-        QCOMPARE(trainer.fit(data, nullptr).status, std::string("finished"));
+        QCOMPARE(trainer.fit(data, nullptr).status, lf::RunStatus::Finished);
         for (int c = 0; c < 3; ++c) {
             QCOMPARE(weight(model, "batchnormalization_1/moving_mean")[c], 0.f);
             QCOMPARE(weight(model, "batchnormalization_1/moving_variance")[c], 1.f);
@@ -164,7 +164,7 @@ private slots:
         lf::TrainingConfig cfg = p.training;
         cfg.epochs = 1;
         lf::Trainer trainer(model, cfg);
-        QCOMPARE(trainer.fit(data.train, nullptr).status, std::string("finished"));
+        QCOMPARE(trainer.fit(data.train, nullptr).status, lf::RunStatus::Finished);
         double accuracy = 0;
         for (const auto& [k, v] : trainer.evaluate(data.test).metrics)
             if (k == "accuracy") accuracy = v;
@@ -174,3 +174,4 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestCnn)
 #include "test_cnn.moc"
+#include "run_status_text.h"

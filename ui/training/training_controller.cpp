@@ -125,7 +125,7 @@ void TrainingController::onDone(const lf::ui::TrainingOutcome& outcome) {
         doc->push(new SetTrainingCommand(doc, doc->project().training, d));
     }
     setState(State::Idle);
-    if (outcome.status == "failed") Q_EMIT failed(outcome.message);
+    if (outcome.status == RunStatus::Failed) Q_EMIT failed(outcome.message);
     Q_EMIT finished(outcome.status, outcome.message);
 }
 

@@ -141,14 +141,14 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
     };
 
     TrainState at_end;  // what an end-of-run checkpoint saves; kept current between steps
-    auto finish = [&](const std::string& status, const std::string& message, EventKind kind) {
+    auto finish = [&](RunStatus status, const std::string& message, EventKind kind) {
         std::string why = message;
         EventKind k = kind;
-        std::string st = status;
+        RunStatus st = status;
         if (checkpoint_policy_.at_end && kind != EventKind::Failed) {
             std::string err = offer(at_end, ev.metrics);
             if (!err.empty()) {
-                st = "failed";
+                st = RunStatus::Failed;
                 why = err;
                 k = EventKind::Failed;
             }
@@ -166,7 +166,7 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
         notify(ev);
         return result;
     };
-    auto failed = [&](const std::string& message) { return finish("failed", message, EventKind::Failed); };
+    auto failed = [&](const std::string& message) { return finish(RunStatus::Failed, message, EventKind::Failed); };
     // Data that goes away mid-run (a runtime error from a source) ends the run as failed, like a
     // NaN loss: the checkpoints before it stay, and observers see a Failed event.
     auto data_error = [&](auto&& read) -> std::string {
@@ -261,7 +261,7 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
             if (pause_) wait_while_paused(ev);  // takes a copy of ev: only when pausing
             if (stop_) {
                 at_end = snapshot(epoch, s + 1, steps_per_epoch, epoch_rng, loss_sum, seen, lr, lr_scale, best_weights);
-                return finish("stopped", "stopped by request at epoch " + std::to_string(epoch) + ", step " +
+                return finish(RunStatus::Stopped, "stopped by request at epoch " + std::to_string(epoch) + ", step " +
                                              std::to_string(ev.step), EventKind::Stopped);
             }
         }
@@ -294,12 +294,12 @@ FitResult Trainer::fit(BatchSource& train, BatchSource* validation, const TrainS
         if (checkpoint_policy_.every_epochs > 0 && epoch % checkpoint_policy_.every_epochs == 0)
             if (std::string err = offer(at_end, epoch_metrics); !err.empty()) return failed(err);
         if (stop_early)
-            return finish("early_stopped",
+            return finish(RunStatus::EarlyStopped,
                           "early stopping: " + early_stopping_->monitor() + " did not improve after epoch " +
                               std::to_string(early_stopping_->best_epoch()),
                           EventKind::Finished);
     }
-    return finish("finished", "", EventKind::Finished);
+    return finish(RunStatus::Finished, "", EventKind::Finished);
 }
 
 }  // namespace lf

@@ -10,10 +10,21 @@ namespace lf {
 
 MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimizer, const PlanOptions& plan) {
     MemoryBreakdown m = backend_for(plan.device).estimate(model, plan);
-    m.weights = model.weights().size() * sizeof(float);
-    m.gradients += model.weights().size() * sizeof(float);  // one gradient per weight
-    m.optimizer_state = optimizer.state().size() * model.weights().size() * sizeof(float);
+    std::size_t weights = 0;  // from the refs: a shapes-only model holds none
+    for (const WeightRef& r : model.weight_refs()) weights += r.size;
+    m.weights = weights * sizeof(float);
+    m.gradients += weights * sizeof(float);  // one gradient per weight
+    m.optimizer_state = optimizer.state().size() * weights * sizeof(float);
     return m;
+}
+
+MemoryBreakdown estimate_training_memory(const Graph& graph, Optimizer& optimizer, const PlanOptions& plan) {
+    return estimate_training_memory(Model::shapes_only(graph), optimizer, plan);
+}
+
+MemoryBreakdown estimate_training_memory(const Project& project) {
+    const auto optimizer = make_optimizer(project.training.optimizer.type, project.training.optimizer.params);
+    return estimate_training_memory(project.graph, *optimizer, {.batch = project.training.batch_size, .mode = PlanMode::Train});
 }
 
 std::string megabytes(std::size_t bytes) {

@@ -3,6 +3,7 @@
 #include "layerforge/core/error.h"
 #include "layerforge/devices/devices.h"
 #include "train/plan_slot.h"
+#include "layerforge/train/data_fit.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/memory_budget.h"
 #include "layerforge/train/metrics.h"
@@ -98,16 +99,8 @@ Trainer::PlanSlot& Trainer::plan_for(std::int64_t batch, bool training) {
 }
 
 void Trainer::check_source(const Shape& shape, std::size_t class_count, const char* what) const {
-    const Shape& expected = model_.info(model_.input_node()).layer.output;
-    if (shape != expected)
-        throw input_error(std::string("the ") + what + " samples have shape " + shape.str() +
-                          " but the Input layer expects " + expected.str() + "; change the Input shape");
-    std::int64_t width = model_.info(model_.output_node()).layer.output.elements();
-    std::int64_t classes = std::int64_t(class_count);
-    if (width > 1 && classes > width)
-        throw input_error("the output layer has " + std::to_string(width) + " units but the " + what + " data has " +
-                          std::to_string(classes) + " classes; set the last layer's units to " +
-                          std::to_string(classes));
+    model_.input_node(), model_.output_node();  // exactly one of each, or an error naming them
+    require_data_fit(data_fit(model_.graph(), model_.analysis(), shape, std::int64_t(class_count)), what);
 }
 
 void Trainer::check_dataset(const TensorDataset& d, const char* what) const {

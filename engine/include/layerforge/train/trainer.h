@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/core/run_status.h"
 #include "layerforge/data/batch_source.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
@@ -56,7 +57,7 @@ public:
 };
 
 struct FitResult {
-    std::string status;  // "finished", "early_stopped", "stopped", "failed"
+    RunStatus status = RunStatus::Finished;  // Finished, EarlyStopped, Stopped or Failed
     std::string message;
     std::int64_t epochs_run = 0, steps = 0;
     std::vector<Metrics> history;  // one entry per finished epoch

@@ -11,7 +11,7 @@
 
 #include "backend/cpu/cpu_plan.h"
 #include "layerforge/core/error.h"
-#include "layerforge/graph/memory.h"
+#include "layerforge/core/memory.h"
 
 namespace lf {
 
