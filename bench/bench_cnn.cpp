@@ -19,7 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "layerforge/graph/plan.h"
+#include "layerforge/devices/devices.h"
 
 #include "bench_common.h"
 
@@ -40,14 +40,14 @@ double sgemm_gflops() {
 }
 
 double inference_ips(lf::Model& model, const lf::TensorDataset& test, std::int64_t batch) {
-    lf::Plan plan(model, {.batch = batch, .mode = lf::PlanMode::Infer});
+    auto device = lf::load_model(model, "cpu");
+    auto plan = device->make_plan({.batch = batch, .mode = lf::PlanMode::Infer});
     const std::int64_t steps = test.size() / batch;
-    const std::size_t width = std::size_t(test.sample_shape.elements());
-    plan.forward();  // warm-up
+    plan->forward();  // warm-up
     auto t = Clock::now();
     for (std::int64_t s = 0; s < steps; ++s) {
-        std::memcpy(plan.input(), test.sample(s * batch), std::size_t(batch) * width * sizeof(float));
-        plan.forward();
+        plan->set_input(test.sample(s * batch));
+        plan->forward();
     }
     return double(steps * batch) / (ms_since(t) / 1000.0);
 }

@@ -71,7 +71,8 @@ inline Stats run_fit(const lf::Project& proj, const lf::TensorDataset& train, st
     trainer.add_observer(&rec);
     trainer.set_log_every(1);
     lf::FitResult r = trainer.fit(train, nullptr);
-    if (r.status != "finished") throw lf::runtime_error("fit ended with " + r.status + ": " + r.message);
+    if (r.status != lf::RunStatus::Finished)
+        throw lf::runtime_error(std::string("fit ended with ") + lf::to_string(r.status) + ": " + r.message);
     return rec.stats;
 }
 

@@ -6,7 +6,7 @@
 //   fit:  lf::Trainer::fit for --epochs epochs (no validation). images/s per epoch from the
 //         EpochEnd events' elapsed time; per-step latency from Step events (log_every = 1,
 //         each Step event's images_per_second covers exactly one step).
-//   bare: the same epochs as a bare loop (random permutation, batch gather, Plan::train_step,
+//   bare: the same epochs as a bare loop (random permutation, batch gather, HostLoss::train_step,
 //         Optimizer::step), timing each part, to show what fit adds on top.
 // The reported images/s is the median over epochs; the spread (min..max) is printed too.
 //
@@ -29,7 +29,8 @@
 #include "layerforge/core/error.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
-#include "layerforge/graph/plan.h"
+#include "layerforge/devices/devices.h"
+#include "layerforge/train/host_loss.h"
 #include "layerforge/project/project.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/optimizer.h"
@@ -51,12 +52,15 @@ BareStats run_bare(const lf::Project& proj, const lf::TensorDataset& train, std:
     auto loss = lf::make_loss(proj.training.loss, proj.training.loss_params);
     auto opt = lf::make_optimizer(proj.training.optimizer.type, proj.training.optimizer.params);
     opt->bind(model.weights().size());
-    lf::Plan plan(model, lf::PlanOptions{.batch = batch, .mode = lf::PlanMode::Train, .seed = 42});
+    auto device = lf::load_model(model, "cpu");
+    auto plan = device->make_plan(lf::PlanOptions{.batch = batch, .mode = lf::PlanMode::Train, .seed = 42});
+    lf::HostLoss host_loss(*plan);
 
     const std::int64_t n = train.size(), steps = n / batch;  // full batches only
     const std::size_t width = std::size_t(train.sample_shape.elements());
     std::vector<std::int64_t> order(static_cast<std::size_t>(n));
     std::vector<std::int32_t> labels(static_cast<std::size_t>(batch));
+    std::vector<float> in(std::size_t(batch) * width);
     std::mt19937_64 rng(42);
     BareStats st;
     std::vector<double> g_ms, t_ms, o_ms;
@@ -67,16 +71,16 @@ BareStats run_bare(const lf::Project& proj, const lf::TensorDataset& train, std:
         auto epoch_start = Clock::now();
         for (std::int64_t s = 0; s < steps; ++s) {
             auto t0 = Clock::now();
-            float* in = plan.input();
             for (std::int64_t i = 0; i < batch; ++i) {
                 std::int64_t idx = order[std::size_t(s * batch + i)];
-                std::memcpy(in + std::size_t(i) * width, train.sample(idx), width * sizeof(float));
+                std::memcpy(in.data() + std::size_t(i) * width, train.sample(idx), width * sizeof(float));
                 labels[std::size_t(i)] = train.labels[std::size_t(idx)];
             }
+            plan->set_input(in.data());
             auto t1 = Clock::now();
-            sink += plan.train_step(labels.data(), *loss);
+            sink += host_loss.train_step(*loss, labels.data());
             auto t2 = Clock::now();
-            opt->step(model.weights().data(), model.grads().data(), model.trainable_size(), 1e-3);
+            device->update(*opt, 1e-3);
             auto t3 = Clock::now();
             auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
             g_ms.push_back(ms(t0, t1));

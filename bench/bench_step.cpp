@@ -17,7 +17,8 @@
 #include <map>
 #include <random>
 
-#include "layerforge/graph/plan.h"
+#include "layerforge/devices/devices.h"
+#include "layerforge/train/host_loss.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/optimizer.h"
 
@@ -42,18 +43,20 @@ struct Round {
 class Variant {
 public:
     Variant(const lf::Project& p, std::int64_t batch, bool fuse)
-        : model_(p.graph), batch_(batch),
-          plan_((model_.init_weights(1), model_), {.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse}),
-          infer_(model_, {.batch = batch, .mode = lf::PlanMode::Infer, .fuse = fuse}),
-          loss_(lf::make_loss(p.training.loss, p.training.loss_params)),
+        : model_(p.graph), batch_(batch), device_(lf::load_model((model_.init_weights(1), model_), "cpu")),
+          plan_(device_->make_plan({.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse})),
+          infer_(device_->make_plan({.batch = batch, .mode = lf::PlanMode::Infer, .fuse = fuse})),
+          host_loss_(*plan_), loss_(lf::make_loss(p.training.loss, p.training.loss_params)),
           opt_(lf::make_optimizer(p.training.optimizer.type, p.training.optimizer.params)) {
         opt_->bind(model_.weights().size());
         std::mt19937 rng(7);
         std::uniform_real_distribution<float> u(0.f, 1.f);
-        const std::int64_t n = batch * model_.info(model_.input_node()).layer.output.elements();
-        for (std::int64_t i = 0; i < n; ++i) plan_.input()[i] = infer_.input()[i] = u(rng);
+        std::vector<float> input(std::size_t(batch * plan_->input_width()));
+        for (float& v : input) v = u(rng);
+        plan_->set_input(input.data());
+        infer_->set_input(input.data());
         labels_.resize(std::size_t(batch));
-        for (auto& l : labels_) l = std::int32_t(rng() % std::uint32_t(plan_.output_width()));
+        for (auto& l : labels_) l = std::int32_t(rng() % std::uint32_t(plan_->output_width()));
     }
 
     // Mean milliseconds per step of each part over `steps` steps; the training steps' CPU time.
@@ -61,23 +64,23 @@ public:
         Round r;
         for (int s = 0; s < steps; ++s) {  // inference-style forward passes of the training plan
             auto t = Clock::now();
-            plan_.forward();
+            plan_->forward();
             r.forward += ms_since(t);
         }
         const double cpu0 = cpu_ms();
         for (int s = 0; s < steps; ++s) {
             auto t = Clock::now();
-            plan_.train_step(labels_.data(), *loss_);  // forward + loss + backward
+            host_loss_.train_step(*loss_, labels_.data());  // forward + loss + backward
             r.backward += ms_since(t);
             t = Clock::now();
-            opt_->step(model_.weights().data(), model_.grads().data(), model_.trainable_size(), 1e-3);
+            device_->update(*opt_, 1e-3);
             r.update += ms_since(t);
         }
         r.cpu_per_image = (cpu_ms() - cpu0) / double(steps * batch_);
         const double cpu1 = cpu_ms();
         for (int s = 0; s < steps; ++s) {
             auto t = Clock::now();
-            infer_.forward();
+            infer_->forward();
             r.inference += ms_since(t);
         }
         r.inference_cpu_per_image = (cpu_ms() - cpu1) / double(steps * batch_);
@@ -89,7 +92,9 @@ public:
 private:
     lf::Model model_;
     std::int64_t batch_;
-    lf::Plan plan_, infer_;
+    std::unique_ptr<lf::DeviceModel> device_;
+    std::unique_ptr<lf::Plan> plan_, infer_;
+    lf::HostLoss host_loss_;
     std::unique_ptr<lf::Loss> loss_;
     std::unique_ptr<lf::Optimizer> opt_;
     std::vector<std::int32_t> labels_;

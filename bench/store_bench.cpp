@@ -9,8 +9,8 @@
 #include <random>
 
 #include "layerforge/core/file_io.h"
+#include "layerforge/run/run_recorder.h"
 #include "layerforge/store/checkpoint.h"
-#include "layerforge/store/run_recorder.h"
 #include "layerforge/store/run_store.h"
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/trainer.h"

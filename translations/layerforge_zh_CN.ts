@@ -48,8 +48,8 @@
         </translation>
     </message>
     <message>
-        <source>%1 layers · %2 parameters · %3 FLOPs/sample · ~%4 training memory at batch %5 · %6</source>
-        <translation>%1 个层 · %2 个参数 · 每样本 %3 FLOPs · 批大小 %5 时训练内存约 %4 · %6</translation>
+        <source>%1 layers · %2 parameters · %3 FLOPs/sample · %4 training memory at batch %5 · %6</source>
+        <translation>%1 个层 · %2 个参数 · 每样本 %3 FLOPs · 批大小 %5 时训练内存 %4 · %6</translation>
     </message>
 </context>
 <context>
@@ -223,6 +223,10 @@ The example stays bound to Fashion-MNIST read into memory.</source>
     <message>
         <source>The Input node &apos;%1&apos; takes %2, but the dataset&apos;s images are %3.</source>
         <translation>输入节点“%1”接受 %2，但数据集的图像为 %3。</translation>
+    </message>
+    <message>
+        <source>The output layer &apos;%1&apos; has %2 units, but the dataset has %3 classes: set the last layer&apos;s units to %3.</source>
+        <translation>输出层“%1”有 %2 个单元，但数据集有 %3 个类别：请将最后一层的单元数设为 %3。</translation>
     </message>
     <message>
         <source>The last Dense layer &apos;%1&apos; has %2 units, but the dataset has %3 classes: set its units to %3.</source>
@@ -747,6 +751,14 @@ Problems: %4</source>
     <message>
         <source>Sample %1 of the %2 split: a %3, predicted %4 with %5% confidence.</source>
         <translation>样本 %1（%2 集）：实际为 %3，预测为 %4，置信度 %5%。</translation>
+    </message>
+    <message>
+        <source>out of memory while predicting</source>
+        <translation>预测时内存不足</translation>
+    </message>
+    <message>
+        <source>an internal error stopped the prediction</source>
+        <translation>内部错误使预测中止</translation>
     </message>
 </context>
 <context>

@@ -5,8 +5,8 @@
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/export/export.h"
+#include "layerforge/run/session.h"  // default_weights_path
 #include "layerforge/store/weights_file.h"
-#include "layerforge/train/session.h"  // default_weights_path
 
 namespace lf::cli {
 

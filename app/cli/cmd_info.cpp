@@ -2,9 +2,7 @@
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/analysis.h"
-#include "layerforge/graph/plan.h"
 #include "layerforge/train/memory_budget.h"
-#include "layerforge/train/optimizer.h"
 
 namespace lf::cli {
 
@@ -28,13 +26,11 @@ std::string pad(std::string s, std::size_t width) {
 // gradients, the optimizer's state, the plan's activations and activation gradients, and the
 // kernels' workspaces (oneDNN's scratchpad included).
 Json memory_estimate(const Project& p, const Reporter& out) {
-    Model model(p.graph);
     const std::int64_t batch = p.training.batch_size;
-    const auto optimizer = make_optimizer(p.training.optimizer.type, p.training.optimizer.params);
-    const MemoryBreakdown m = estimate_training_memory(model, *optimizer, {.batch = batch, .mode = PlanMode::Train});
+    const MemoryBreakdown m = estimate_training_memory(p);  // allocates no weights
     out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " + megabytes(m.total()));
     out.line("  weights " + megabytes(m.weights) + ", gradients " + megabytes(m.gradients) + ", optimizer state " +
-             megabytes(m.optimizer_state) + " (" + optimizer->name() + "), activations " + megabytes(m.activations) +
+             megabytes(m.optimizer_state) + " (" + p.training.optimizer.type + "), activations " + megabytes(m.activations) +
              ", kernel workspaces " + megabytes(m.workspaces));
     return {{"batch_size", batch},          {"weights", m.weights},     {"gradients", m.gradients},
             {"optimizer_state", m.optimizer_state}, {"activations", m.activations}, {"workspaces", m.workspaces},

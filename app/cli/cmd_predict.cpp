@@ -1,15 +1,11 @@
 // layerforge-cli predict PROJECT IMAGE...: class probabilities per image with the trained weights,
 // through the same decode and resize as training.
 #include <algorithm>
-#include <filesystem>
 
 #include "command.h"
 #include "layerforge/core/error.h"
-#include "layerforge/data/binding.h"
-#include "layerforge/data/transform.h"
 #include "layerforge/store/weights_file.h"
-#include "layerforge/train/confusion.h"
-#include "layerforge/train/inference.h"
+#include "layerforge/train/predict_images.h"
 #include "progress.h"
 
 namespace lf::cli {
@@ -32,55 +28,34 @@ int run_predict(const Args& args, const Reporter& out) {
     std::vector<std::string> classes = p.dataset.classes;
     if (auto it = meta.find("classes"); it != meta.end()) classes = Json::parse(it->second).get<std::vector<std::string>>();
 
-    const Shape input = model.info(model.input_node()).layer.output;
-    SampleSpec spec = sample_spec(p.dataset, input);
-    spec.mean = json_floats(meta, "mean");
-    spec.std = json_floats(meta, "std");
-    TensorDataset batch;
-    batch.sample_shape = input;
-    std::vector<std::string> used;
+    const std::vector<std::string> files(args.positional().begin() + 1, args.positional().end());
+    const std::vector<FilePrediction> predictions =
+        predict_image_files(model, p, files, json_floats(meta, "mean"), json_floats(meta, "std"));
+    const auto top_k = std::size_t(std::max<std::int64_t>(1, args.integer("top").value_or(3)));
     int failures = 0;
-    for (std::size_t i = 1; i < args.positional().size(); ++i) {
-        const std::string& file = args.positional()[i];
-        try {
-            const std::vector<std::uint8_t> bytes = read_file_bytes(file);
-            const Image img = load_sample(bytes.data(), bytes.size(), spec);
-            batch.images.resize(batch.images.size() + std::size_t(spec.elements()));
-            sample_to_float(img, spec, nullptr, 0, batch.images.data() + batch.images.size() - std::size_t(spec.elements()));
-            batch.labels.push_back(0);
-            used.push_back(file);
-        } catch (const Error& e) {
+    for (const FilePrediction& f : predictions) {
+        if (!f.error.empty()) {
             ++failures;
-            std::string why = e.what();
-            if (why.rfind(file + ": ", 0) != 0) why = file + ": " + why;
-            std::fprintf(stderr, "error: %s\n", why.c_str());
-            out.object({{"event", "error"}, {"image", file}, {"message", why}});
+            std::fprintf(stderr, "error: %s\n", f.error.c_str());
+            out.object({{"event", "error"}, {"image", f.file}, {"message", f.error}});
         }
     }
-    Inference inference(model, p.training);
-    std::vector<float> probs = batch.size() ? inference.predict(batch) : std::vector<float>{};
-    const std::int64_t width = batch.size() ? std::int64_t(probs.size()) / batch.size() : 0;
-    const auto top_k = std::size_t(std::max<std::int64_t>(1, args.integer("top").value_or(3)));
-    for (std::size_t i = 0; i < used.size(); ++i) {
-        float* v = probs.data() + std::int64_t(i) * width;
-        to_probabilities(v, width);
-        std::vector<std::int64_t> order(static_cast<std::size_t>(width));
-        for (std::int64_t k = 0; k < width; ++k) order[std::size_t(k)] = k;
-        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return v[a] > v[b]; });
-        auto name = [&](std::int64_t k) { return std::size_t(k) < classes.size() ? classes[std::size_t(k)] : "class " + std::to_string(k); };
-        std::string line = used[i] + ":";
-        for (std::size_t k = 0; k < std::min(top_k, order.size()); ++k) {
+    for (const FilePrediction& f : predictions) {
+        if (!f.error.empty()) continue;
+        const std::vector<std::string> names = class_names_for(classes, std::int64_t(f.probabilities.size()));
+        std::string line = f.file + ":";
+        for (std::size_t k = 0; k < std::min(top_k, f.ranking.size()); ++k) {
             char buf[32];
-            std::snprintf(buf, sizeof buf, " %.4f", v[order[k]]);
-            line += "  " + name(order[k]) + buf;
+            std::snprintf(buf, sizeof buf, " %.4f", f.probabilities[std::size_t(f.ranking[k])]);
+            line += "  " + names[std::size_t(f.ranking[k])] + buf;
         }
         out.line(line);
         Json probabilities = Json::object();
-        for (std::int64_t k = 0; k < width; ++k) probabilities[name(k)] = v[k];
-        out.object({{"event", "prediction"}, {"image", used[i]}, {"class", name(order[0])}, {"label", order[0]},
-                    {"probabilities", probabilities}});
+        for (std::size_t k = 0; k < f.probabilities.size(); ++k) probabilities[names[k]] = f.probabilities[k];
+        out.object({{"event", "prediction"}, {"image", f.file}, {"class", names[std::size_t(f.ranking[0])]},
+                    {"label", f.ranking[0]}, {"probabilities", probabilities}});
     }
-    out.object({{"event", "result"}, {"images", used.size()}, {"failed", failures}});
+    out.object({{"event", "result"}, {"images", files.size() - std::size_t(failures)}, {"failed", failures}});
     return failures ? 2 : 0;
 }
 

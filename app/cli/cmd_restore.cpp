@@ -1,7 +1,7 @@
 // layerforge-cli restore PROJECT CHECKPOINT: a checkpoint's weights become the project's weights.
 #include "command.h"
 #include "layerforge/core/error.h"
-#include "layerforge/train/session.h"  // default_weights_path
+#include "layerforge/run/session.h"  // default_weights_path
 #include "layerforge/store/weights_file.h"
 
 namespace lf::cli {

@@ -25,7 +25,7 @@ Metrics final_metrics(RunStore& store, std::int64_t run) {
 }
 
 Json run_json(RunStore& store, const RunInfo& r) {
-    return {{"id", r.id},           {"name", r.name},         {"status", r.status},
+    return {{"id", r.id},           {"name", r.name},         {"status", to_string(r.status)},
             {"created", r.created}, {"finished", r.finished}, {"steps", r.last_step},
             {"epochs", r.last_epoch}, {"device", r.device},   {"dataset", r.dataset_fingerprint},
             {"notes", r.notes},     {"checkpoints", store.checkpoints(r.id).size()},
@@ -48,7 +48,7 @@ int list(const Args& args, const Reporter& out, RunStore& store) {
         all.push_back(j);
         char buf[200];
         std::snprintf(buf, sizeof buf, "%4lld  %-20.20s  %-13s %6lld  %6lld  %5zu  %-20s  ", (long long)r.id,
-                      r.name.c_str(), r.status.c_str(), (long long)r.last_step, (long long)r.last_epoch,
+                      r.name.c_str(), to_string(r.status), (long long)r.last_step, (long long)r.last_epoch,
                       j["checkpoints"].get<std::size_t>(), r.created.c_str());
         out.line(buf + metrics_text(final_metrics(store, r.id)));
     }

@@ -5,7 +5,7 @@
 // this file turns options into SessionOptions and session events into lines or JSON objects.
 #include "command.h"
 #include "layerforge/core/error.h"
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 #include "progress.h"
 
 namespace lf::cli {
@@ -88,14 +88,14 @@ int run_train(const Args& args, const Reporter& out) {
     TrainingSession session(std::move(p), std::move(options), &printer);
     SessionResult r = session.run();
 
-    if (r.fit.status == "failed") {
-        out.object({{"event", "result"}, {"status", r.fit.status}, {"message", r.fit.message}, {"run", r.run}});
+    if (r.fit.status == RunStatus::Failed) {
+        out.object({{"event", "result"}, {"status", to_string(r.fit.status)}, {"message", r.fit.message}, {"run", r.run}});
         throw runtime_error(r.fit.message);
     }
     Json history = Json::array();
     for (const Metrics& m : r.fit.history) history.push_back(metrics_json(m));
     const EvalResult test = r.test.value_or(EvalResult{});
-    out.object({{"event", "result"}, {"status", r.fit.status}, {"message", r.fit.message}, {"run", r.run},
+    out.object({{"event", "result"}, {"status", to_string(r.fit.status)}, {"message", r.fit.message}, {"run", r.run},
                 {"epochs_run", r.fit.epochs_run}, {"steps", r.fit.steps}, {"test", metrics_json(test.metrics)},
                 {"test_samples", test.samples}, {"history", history}, {"weights", r.weights_path}});
     return 0;

@@ -3,7 +3,7 @@
 
 #include "command.h"
 #include "layerforge/core/error.h"
-#include "layerforge/train/session.h"  // default_weights_path
+#include "layerforge/run/session.h"  // default_weights_path
 
 namespace lf::cli {
 

@@ -2,7 +2,7 @@
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/data/binding.h"
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 
 namespace lf::cli {
 

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "layerforge/project/project.h"
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 #include "mainwindow/main_window.h"
 #include "training/training_controller.h"
 #include "training/training_panel.h"
@@ -121,8 +121,8 @@ Fit headless(const Project& project) {
     Samples samples;
     TrainingSession session(project, o, &samples);
     const SessionResult r = session.run();
-    if (r.fit.status != "finished" || clock.seconds <= 0) {
-        std::fprintf(stderr, "headless run ended with %s: %s\n", r.fit.status.c_str(), r.fit.message.c_str());
+    if (r.fit.status != lf::RunStatus::Finished || clock.seconds <= 0) {
+        std::fprintf(stderr, "headless run ended with %s: %s\n", lf::to_string(r.fit.status), r.fit.message.c_str());
         std::exit(1);
     }
     const double n = double(samples.count > 0 ? samples.count : std::min<std::int64_t>(project.dataset.limit_train, 60000));
@@ -156,7 +156,7 @@ StudioResult studio(const Project& project, std::int64_t samples) {
         TrainingController* c = panel->controller();  // its default options
         double fitSeconds = 0, cpuStart = 0, cpu = 0;
         bool fitting = false;
-        QString status;
+        RunStatus status = RunStatus::Failed;
         QObject::connect(c, &TrainingController::trainEvent, c, [&](const TrainEvent& e) {
             if (e.kind == EventKind::RunStarted) {  // received within a few ms of being sent
                 fitting = true;
@@ -169,7 +169,7 @@ StudioResult studio(const Project& project, std::int64_t samples) {
             }
         });
         QEventLoop loop;
-        QObject::connect(c, &TrainingController::finished, &loop, [&](const QString& s) {
+        QObject::connect(c, &TrainingController::finished, &loop, [&](RunStatus s) {
             status = s;
             loop.quit();
         });
@@ -190,8 +190,8 @@ StudioResult studio(const Project& project, std::int64_t samples) {
         probe.start();
         loop.exec();
         probe.stop();
-        if (status != "finished" || fitSeconds <= 0) {
-            std::fprintf(stderr, "studio run ended with %s\n", qPrintable(status));
+        if (status != RunStatus::Finished || fitSeconds <= 0) {
+            std::fprintf(stderr, "studio run ended with %s\n", to_string(status));
             std::exit(1);
         }
         out.imagesPerSecond = double(samples) / fitSeconds;

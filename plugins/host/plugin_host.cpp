@@ -107,6 +107,7 @@ bool PluginHost::loadFile(const QString& path) {
 PluginHost& loadPlugins(const QStringList& extraDirs) {
     PluginHost& host = PluginHost::instance();
     host.loadDirs(PluginHost::standardDirs() + extraDirs);
+    freeze_registries();  // start-up ends here: the tables the studio and the CLI read are final
     return host;
 }
 

@@ -50,7 +50,7 @@ private:
 };
 
 // The startup call of the studio and the CLI: standardDirs() and then `extraDirs`
-// (--plugin-dir). Returns the host for reporting.
+// (--plugin-dir), then freeze_registries(). Returns the host for reporting.
 PluginHost& loadPlugins(const QStringList& extraDirs = {});
 
 }  // namespace lf::plugins

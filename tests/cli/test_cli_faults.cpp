@@ -115,9 +115,9 @@ private Q_SLOTS:
         QVERIFY2(countEvents(list, "checkpoints") == 1, qPrintable(list.out));
         RunStore store((out + "/p.lfruns").toStdString(), false);
         QCOMPARE(store.integrity_check(), std::string("ok"));
-        QCOMPARE(store.run(1).status, std::string("finished"));
+        QCOMPARE(store.run(1).status, lf::RunStatus::Finished);
         // Its final status could not be written on the full disk, and its process has ended.
-        QCOMPARE(store.run(2).status, std::string("interrupted"));
+        QCOMPARE(store.run(2).status, lf::RunStatus::Interrupted);
         QVERIFY(!store.metrics(1, "epoch").empty());
         QCOMPARE(int(store.checkpoints(2).size()), std::min(saved, 5));  // --keep 5 by default
         QCOMPARE(list.lines()[0]["checkpoints"].size(), store.checkpoints().size());
@@ -172,7 +172,7 @@ private Q_SLOTS:
         QCOMPARE(runs.code, 0);
         RunStore store(RunStore::path_for_project(path.toStdString()), false);
         QCOMPARE(store.integrity_check(), std::string("ok"));
-        QCOMPARE(store.run(1).status, std::string("failed"));
+        QCOMPARE(store.run(1).status, lf::RunStatus::Failed);
         QCOMPARE(int(store.checkpoints(1).size()), std::min(countEvents(r, "checkpoint"), 5));
         verifyRestorable(store, uncachedProject(data, 1), 1);
     }
@@ -217,7 +217,7 @@ private Q_SLOTS:
         const CliRun runs = cli({"runs", "list", path, "--json"});
         QCOMPARE(runs.code, 0);
         RunStore store(RunStore::path_for_project(path.toStdString()), false);
-        QCOMPARE(store.run(1).status, std::string("failed"));
+        QCOMPARE(store.run(1).status, lf::RunStatus::Failed);
         QVERIFY(store.checkpoints(1).empty());
     }
 
@@ -243,3 +243,4 @@ private Q_SLOTS:
 
 QTEST_MAIN(TestCliFaults)
 #include "test_cli_faults.moc"
+#include "run_status_text.h"

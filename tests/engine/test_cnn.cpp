@@ -8,9 +8,9 @@
 #include <cmath>
 
 #include "graph_builder.h"
+#include "layerforge/core/memory.h"
 #include "layerforge/data/dataset.h"
-#include "layerforge/graph/memory.h"
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 #include "layerforge/project/project.h"
 #include "layerforge/train/trainer.h"
 #include "lf_test_util.h"
@@ -49,7 +49,7 @@ private slots:
         float* gamma = model.weights().data() + model.find_weight("batchnormalization_1/gamma")->offset;
         float* beta = model.weights().data() + model.find_weight("batchnormalization_1/beta")->offset;
         for (int c = 0; c < 3; ++c) gamma[c] = 1.f + 0.5f * float(c), beta[c] = 0.25f * float(c);
-        lf::Plan train(model, {.batch = 4, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan train(model, {.batch = 4, .mode = lf::PlanMode::Train});
         std::copy(f.x.begin(), f.x.end(), train.input());
         train.forward();
         const float* mm = weight(model, "batchnormalization_1/moving_mean");
@@ -65,7 +65,7 @@ private slots:
             LF_COMPARE_NEAR(mm[c], 0.1 * mean, 1e-6);                    // from 0
             LF_COMPARE_NEAR(mv[c], 0.9 + 0.1 * var * 4.0 / 3.0, 1e-5);  // from 1, unbiased
         }
-        lf::Plan infer(model, {.batch = 4, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan infer(model, {.batch = 4, .mode = lf::PlanMode::Infer});
         std::copy(f.x.begin(), f.x.end(), infer.input());
         infer.forward();
         for (int i = 0; i < 4; ++i)
@@ -105,7 +105,7 @@ private slots:
         cfg.batch_size = 4;
         cfg.epochs = 3;
         lf::Trainer trainer(model, cfg);
-        QCOMPARE(trainer.fit(data, nullptr).status, std::string("finished"));
+        QCOMPARE(trainer.fit(data, nullptr).status, lf::RunStatus::Finished);
         for (int c = 0; c < 3; ++c) {
             QCOMPARE(weight(model, "batchnormalization_1/moving_mean")[c], 0.f);
             QCOMPARE(weight(model, "batchnormalization_1/moving_variance")[c], 1.f);
@@ -126,7 +126,7 @@ private slots:
         lf::Project p = lf::load_project(templates_dir() + file.toStdString() + ".lfproj");
         lf::Model model(p.graph);
         for (lf::PlanMode mode : {lf::PlanMode::Train, lf::PlanMode::Infer}) {
-            lf::Plan plan(model, {.batch = batch, .mode = mode});
+            lf::test::DevicePlan plan(model, {.batch = batch, .mode = mode});
             for (const auto& [node, impl] : plan.kernels())
                 QVERIFY2(impl.find("ref:") == std::string::npos, qPrintable(QString::fromStdString(node + ": " + impl)));
         }
@@ -137,10 +137,10 @@ private slots:
         lf::Model model(p.graph);
         const lf::PlanOptions opt{.batch = 16, .mode = lf::PlanMode::Train};
         const lf::MemoryBreakdown before = lf::memory_in_use();
-        const lf::MemoryBreakdown estimate = lf::Plan::estimate(model, opt);
+        const lf::MemoryBreakdown estimate = lf::backend_for("cpu").estimate(model, opt);
         QCOMPARE(lf::memory_in_use().total(), before.total());  // an estimate allocates nothing
         {
-            lf::Plan plan(model, opt);
+            lf::test::DevicePlan plan(model, opt);
             const lf::MemoryBreakdown built = plan.memory();
             QCOMPARE(built.activations, estimate.activations);
             QCOMPARE(built.gradients, estimate.gradients);
@@ -164,7 +164,7 @@ private slots:
         lf::TrainingConfig cfg = p.training;
         cfg.epochs = 1;
         lf::Trainer trainer(model, cfg);
-        QCOMPARE(trainer.fit(data.train, nullptr).status, std::string("finished"));
+        QCOMPARE(trainer.fit(data.train, nullptr).status, lf::RunStatus::Finished);
         double accuracy = 0;
         for (const auto& [k, v] : trainer.evaluate(data.test).metrics)
             if (k == "accuracy") accuracy = v;
@@ -174,3 +174,4 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestCnn)
 #include "test_cnn.moc"
+#include "run_status_text.h"

@@ -117,7 +117,7 @@ private slots:
         auto in = b.add("Input", {{"shape", IntList{1000}}});
         b.add("Dropout", {{"rate", 0.3}}, {in});
         lf::Model model(b.graph);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train, .seed = 3, .input_grads = true});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train, .seed = 3, .input_grads = true});
         for (int i = 0; i < 2000; ++i) plan.input()[i] = 1.f + float(i % 7);
         plan.forward();
         int dropped = 0;
@@ -137,7 +137,7 @@ private slots:
         auto in = b.add("Input", {{"shape", IntList{10}}});
         b.add("Dropout", {{"rate", 0.5}}, {in});
         lf::Model model(b.graph);
-        lf::Plan plan(model, {.batch = 1, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan plan(model, {.batch = 1, .mode = lf::PlanMode::Infer});
         for (int i = 0; i < 10; ++i) plan.input()[i] = float(i);
         plan.forward();
         for (int i = 0; i < 10; ++i) QCOMPARE(plan.output()[i], float(i));

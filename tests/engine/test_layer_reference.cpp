@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "graph_builder.h"
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 
 using lf::IntList;
 using nlohmann::json;
@@ -27,7 +27,7 @@ class TestLayerReference : public QObject {
         const json& c = cases_.at(name);
         lf::Model model(g);
         std::int64_t batch = c["input_shape"][0].get<std::int64_t>();
-        lf::Plan plan(model, {.batch = batch, .mode = lf::PlanMode::Train, .input_grads = true});
+        lf::test::DevicePlan plan(model, {.batch = batch, .mode = lf::PlanMode::Train, .input_grads = true});
         for (auto& [wname, values] : c["weights"].items()) {
             const lf::WeightRef* w = model.find_weight(wname);
             QVERIFY2(w, wname.c_str());

@@ -8,7 +8,7 @@
 
 #include "graph_builder.h"
 #include "layerforge/graph/model.h"
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 #include "layerforge/project/project.h"
 #include "plan_checks.h"
 
@@ -33,7 +33,7 @@ void set_weights(lf::Model& model, std::uint32_t seed) {
     }
 }
 
-std::vector<float> infer(lf::Plan& plan, const lf::Model& model) {
+std::vector<float> infer(lf::test::DevicePlan& plan, const lf::Model& model) {
     const std::int64_t width = model.info(model.input_node()).layer.output.elements();
     for (std::int64_t i = 0; i < plan.batch() * width; ++i) plan.input()[i] = float((i * 37) % 23) / 11.f - 1.f;
     plan.forward();
@@ -41,7 +41,7 @@ std::vector<float> infer(lf::Plan& plan, const lf::Model& model) {
 }
 
 std::vector<float> infer_plain(lf::Model& model, std::int64_t batch) {
-    lf::Plan plain(model, {.batch = batch, .mode = lf::PlanMode::Infer, .fuse = false});
+    lf::test::DevicePlan plain(model, {.batch = batch, .mode = lf::PlanMode::Infer, .fuse = false});
     return infer(plain, model);
 }
 
@@ -92,7 +92,7 @@ private slots:
             const Chain& c = k.c;
             lf::Model model(c.b.graph);
             set_weights(model, 7);
-            lf::Plan plan(model, {.batch = 3, .mode = lf::PlanMode::Infer});
+            lf::test::DevicePlan plan(model, {.batch = 3, .mode = lf::PlanMode::Infer});
             const std::string impl = kernel_of(plan, c.conv);
             QVERIFY2(impl.find("folded BatchNormalization") != std::string::npos, (std::string(k.what) + ": " + impl).c_str());
             QCOMPARE(kernel_of(plan, c.bn), std::string());
@@ -102,10 +102,10 @@ private slots:
             }
             compare_to_plain(infer(plan, model), infer_plain(model, 3), "folded output", 1e-5f);
             // The normalization's output buffer (and the ReLU's) is the convolution's.
-            lf::Plan plain(model, {.batch = 3, .mode = lf::PlanMode::Infer, .fuse = false});
+            lf::test::DevicePlan plain(model, {.batch = 3, .mode = lf::PlanMode::Infer, .fuse = false});
             QVERIFY2(plan.memory().activations < plain.memory().activations, k.what);
             // Training normalises with the batch's statistics: nothing is folded.
-            lf::Plan train(model, {.batch = 3, .mode = lf::PlanMode::Train});
+            lf::test::DevicePlan train(model, {.batch = 3, .mode = lf::PlanMode::Train});
             QVERIFY2(!kernel_of(train, c.bn).empty(), k.what);
             QVERIFY(kernel_of(train, c.conv).find("folded") == std::string::npos);
         }
@@ -116,7 +116,7 @@ private slots:
         Chain c = chain("Conv2D", conv("Conv2D", 4, true), true);
         lf::Model model(c.b.graph);
         set_weights(model, 3);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
         const std::vector<float> before = infer(plan, model);
         compare_to_plain(before, infer_plain(model, 2), "folded output", 1e-5f);
         set_weights(model, 11);  // new kernel, bias and all four normalization weights
@@ -160,7 +160,7 @@ private slots:
         for (Case& k : cases) {
             lf::Model model(k.g);
             set_weights(model, 5);
-            lf::Plan plan(model, {.batch = 3, .mode = lf::PlanMode::Infer, .fuse = k.fuse});
+            lf::test::DevicePlan plan(model, {.batch = 3, .mode = lf::PlanMode::Infer, .fuse = k.fuse});
             QVERIFY2(!kernel_of(plan, k.bn).empty(), k.what);
             for (const auto& [id, impl] : plan.kernels()) QVERIFY2(impl.find("folded") == std::string::npos, k.what);
             compare_to_plain(infer(plan, model), infer_plain(model, 3), k.what, 0.f);
@@ -171,7 +171,7 @@ private slots:
         lf::Project p = lf::load_project(std::string(qgetenv("LF_SOURCE_DIR")) + "/resources/templates/fashion_resnet.lfproj");
         lf::Model model(p.graph);
         set_weights(model, 9);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
         int convolutions = 0, with_relu = 0;
         for (const auto& [id, impl] : plan.kernels()) {
             const std::string& type = model.info(id).spec->type;

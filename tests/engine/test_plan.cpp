@@ -6,7 +6,7 @@
 
 #include "alloc_counter.h"
 #include "graph_builder.h"
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/optimizer.h"
 
@@ -24,7 +24,7 @@ lf::Graph classifier(bool softmax_layer) {
     return b.graph;
 }
 
-void fill_inputs(lf::Plan& plan, std::int64_t n) {
+void fill_inputs(lf::test::DevicePlan& plan, std::int64_t n) {
     std::mt19937 rng{3};
     std::uniform_real_distribution<float> u(-2.f, 2.f);
     for (std::int64_t i = 0; i < n; ++i) plan.input()[i] = u(rng);
@@ -44,7 +44,7 @@ private slots:
         QFETCH(bool, softmax_layer);
         lf::Model model(classifier(softmax_layer));
         model.init_weights(4);
-        lf::Plan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
         auto loss = lf::make_loss("SparseCategoricalCrossentropy");
         const std::int32_t labels[] = {0, 2, 1, 2};
         fill_inputs(plan, 24);
@@ -69,7 +69,7 @@ private slots:
         a.init_weights(9);
         b.init_weights(9);
         QCOMPARE(a.weights(), b.weights());
-        lf::Plan pa(a, {.batch = 4}), pb(b, {.batch = 4});
+        lf::test::DevicePlan pa(a, {.batch = 4}), pb(b, {.batch = 4});
         auto loss = lf::make_loss("SparseCategoricalCrossentropy");
         const std::int32_t labels[] = {1, 1, 0, 2};
         fill_inputs(pa, 24);
@@ -93,7 +93,7 @@ private slots:
         };
         lf::Model plain(graph(false)), forked(graph(true));
         const lf::PlanOptions opt{.batch = 10, .mode = lf::PlanMode::Train};
-        const std::size_t extra = lf::Plan(forked, opt).memory().gradients - lf::Plan(plain, opt).memory().gradients;
+        const std::size_t extra = lf::test::DevicePlan(forked, opt).memory().gradients - lf::test::DevicePlan(plain, opt).memory().gradients;
         QCOMPARE(extra, std::size_t(10 * 6) * sizeof(float));
     }
 
@@ -109,7 +109,7 @@ private slots:
         b.add("Softmax", {}, {b.add("Dense", {{"units", std::int64_t(3)}}, {a})});
         lf::Model model(b.graph);
         model.init_weights(5);
-        lf::Plan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
         fill_inputs(plan, 4 * 6);
         auto loss = lf::make_loss("SparseCategoricalCrossentropy");
         const std::int32_t labels[4] = {0, 1, 2, 1};
@@ -122,7 +122,7 @@ private slots:
 
     void mlp_uses_no_reference_kernels() {
         lf::Model model(mlp_builder().graph);
-        lf::Plan plan(model, {.batch = 50, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 50, .mode = lf::PlanMode::Train});
         QVERIFY(!plan.kernels().empty());
         for (const auto& [node, impl] : plan.kernels())
             QVERIFY2(impl.find("ref") == std::string::npos, qPrintable(QString::fromStdString(node + ": " + impl)));
@@ -132,7 +132,7 @@ private slots:
     void training_steps_allocate_the_same_every_time() {
         lf::Model model(mlp_builder().graph);
         model.init_weights(1);
-        lf::Plan plan(model, {.batch = 50, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 50, .mode = lf::PlanMode::Train});
         auto loss = lf::make_loss("SparseCategoricalCrossentropy");
         auto adam = lf::make_optimizer("Adam", {});
         adam->bind(model.weights().size());

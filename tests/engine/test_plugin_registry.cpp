@@ -107,7 +107,8 @@ private slots:
         const lf::LayerSpec* spec = lf::LayerRegistry::instance().find("TestScale");
         QVERIFY(spec);
         QCOMPARE(spec->category, std::string("Test plugin"));
-        QVERIFY(spec->make_cpu);  // wraps the kernel
+        QVERIFY(spec->kernel);
+        QCOMPARE(spec->op, lf::LayerOp::Plugin);
         QVERIFY(has(lf::loss_types(), "TestConstantLoss"));
         QCOMPARE(lf::make_loss("TestConstantLoss")->compute({}, nullptr), 42.0);
         QVERIFY(has(lf::metric_names(), "test_count"));
@@ -124,7 +125,7 @@ private slots:
         model.init_weights(1);
         QCOMPARE(model.weights(), (std::vector<float>{1, 1, 1}));  // Init::Ones
         model.weights() = {2, -1, 0.5f};
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
         const float x[] = {1, 2, 3, 4, 5, 6};
         std::copy(x, x + 6, plan.input());
         plan.forward();

@@ -9,6 +9,7 @@
 #include "gradcheck.h"
 #include "graph_builder.h"
 #include "layerforge/project/project.h"
+#include "backend/cpu/cpu_plan.h"
 #include "plan_checks.h"
 
 namespace {
@@ -21,7 +22,7 @@ struct Pass {
 Pass run_pass(lf::Model& model, bool fuse, std::int64_t batch = 4) {
     model.init_weights(3);
     for (std::size_t i = 0; i < model.weights().size(); ++i) model.weights()[i] += 0.01f * float(i % 7);
-    lf::Plan plan(model, {.batch = batch, .mode = lf::PlanMode::Train, .input_grads = true, .fuse = fuse});
+    lf::test::DevicePlan plan(model, {.batch = batch, .mode = lf::PlanMode::Train, .input_grads = true, .fuse = fuse});
     const std::int64_t width = model.info(model.input_node()).layer.output.elements();
     for (std::int64_t i = 0; i < batch * width; ++i) plan.input()[i] = float((i * 37) % 23) / 11.f - 1.f;
     plan.forward();
@@ -86,13 +87,13 @@ PoolChain pool_chain(std::int64_t in, const std::string& activation, const std::
     return c;
 }
 
-bool has_post_relu(const lf::Plan& plan, const std::string& node) {
+bool has_post_relu(const lf::test::DevicePlan& plan, const std::string& node) {
     return kernel_of(plan, node).find("post-op relu") != std::string::npos;
 }
 
 std::size_t activation_bytes(const lf::Graph& g, bool fuse) {
     lf::Model model(g);
-    return lf::Plan(model, {.batch = 4, .mode = lf::PlanMode::Train, .fuse = fuse}).memory().activations;
+    return lf::test::DevicePlan(model, {.batch = 4, .mode = lf::PlanMode::Train, .fuse = fuse}).memory().activations;
 }
 
 }  // namespace
@@ -103,7 +104,7 @@ private slots:
     void relu_after_a_convolution_runs_in_place() {
         Chain c = chain(false);
         lf::Model model(c.b.graph);
-        lf::Plan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
         QVERIFY2(kernel_of(plan, c.relu).find("in place") != std::string::npos, kernel_of(plan, c.relu).c_str());
         // The ReLU's output buffer is its input's: one 4 x 5x5x3 activation fewer.
         QCOMPARE(activation_bytes(c.b.graph, false) - activation_bytes(c.b.graph, true), std::size_t(4 * 75 * 4));
@@ -120,7 +121,7 @@ private slots:
         auto f = b.add("Flatten", {}, {relu});
         b.add("Dense", {{"units", std::int64_t(3)}}, {f});
         lf::Model model(b.graph);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
         QVERIFY(kernel_of(plan, relu).find("in place") != std::string::npos);
         same_as_plain(b.graph, 0.f);
         check_graph_gradients(b.graph, 3, 2, false);
@@ -135,7 +136,7 @@ private slots:
         for (lf::PlanMode mode : {lf::PlanMode::Train, lf::PlanMode::Infer}) {
             const Chain kept = chain(true, mode == lf::PlanMode::Train ? "linear" : "tanh");
             lf::Model model(kept.b.graph);
-            lf::Plan plan(model, {.batch = 4, .mode = mode});
+            lf::test::DevicePlan plan(model, {.batch = 4, .mode = mode});
             QVERIFY2(kernel_of(plan, kept.bn).find("+ relu") != std::string::npos, kernel_of(plan, kept.bn).c_str());
             QCOMPARE(kernel_of(plan, kept.relu), std::string());
         }
@@ -152,7 +153,7 @@ private slots:
         model.init_weights(5);
         std::vector<float> outs[2];
         for (int fuse = 0; fuse < 2; ++fuse) {
-            lf::Plan plan(model, {.batch = 3, .mode = lf::PlanMode::Infer, .fuse = fuse == 1});
+            lf::test::DevicePlan plan(model, {.batch = 3, .mode = lf::PlanMode::Infer, .fuse = fuse == 1});
             for (std::int64_t i = 0; i < 3 * 50; ++i) plan.input()[i] = float(i % 9) / 4.f - 1.f;
             plan.forward();
             outs[fuse].assign(plan.output(), plan.output() + 3 * plan.output_width());
@@ -173,7 +174,7 @@ private slots:
         auto f = b.add("Flatten", {}, {sum});
         b.add("Dense", {{"units", std::int64_t(3)}}, {f});
         lf::Model model(b.graph);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
         for (const auto& id : {r1, r2}) {
             QVERIFY2(!kernel_of(plan, id).empty(), id.c_str());
             QVERIFY2(kernel_of(plan, id).find("in place") == std::string::npos, kernel_of(plan, id).c_str());
@@ -189,7 +190,7 @@ private slots:
         // after it must not overwrite that buffer.
         Chain c = chain(false, "sigmoid");
         lf::Model model(c.b.graph);
-        lf::Plan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 4, .mode = lf::PlanMode::Train});
         QVERIFY(!kernel_of(plan, c.relu).empty());
         QVERIFY(kernel_of(plan, c.relu).find("in place") == std::string::npos);
         same_as_plain(c.b.graph, 0.f);
@@ -205,7 +206,7 @@ private slots:
         auto f = b.add("Flatten", {}, {r});
         b.add("Dense", {{"units", std::int64_t(3)}}, {f});
         lf::Model model(b.graph);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
         QVERIFY(kernel_of(plan, r).find("in place") == std::string::npos);
         QVERIFY(kernel_of(plan, bn).find("+ relu") == std::string::npos);
         check_graph_gradients(b.graph, 2);
@@ -224,10 +225,10 @@ private slots:
             PoolChain c = pool_chain(5, "relu", "MaxPool2D", pool);
             for (lf::PlanMode mode : {lf::PlanMode::Train, lf::PlanMode::Infer}) {
                 lf::Model model(c.b.graph);
-                lf::Plan plan(model, {.batch = 4, .mode = mode});
+                lf::test::DevicePlan plan(model, {.batch = 4, .mode = mode});
                 QVERIFY2(!has_post_relu(plan, c.conv), kernel_of(plan, c.conv).c_str());
                 QVERIFY2(has_post_relu(plan, c.pool), kernel_of(plan, c.pool).c_str());
-                lf::Plan plain(model, {.batch = 4, .mode = mode, .fuse = false});
+                lf::test::DevicePlan plain(model, {.batch = 4, .mode = mode, .fuse = false});
                 QVERIFY(has_post_relu(plain, c.conv) && !has_post_relu(plain, c.pool));
             }
             same_as_plain(c.b.graph, 0.f);
@@ -247,7 +248,7 @@ private slots:
         PoolChain sigmoid = pool_chain(4, "sigmoid", "MaxPool2D", {{"pool_size", lf::IntList{2, 2}}});
         for (PoolChain* c : {&avg, &sigmoid}) {
             lf::Model model(c->b.graph);
-            lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+            lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
             QVERIFY(!has_post_relu(plan, c->pool));
             QVERIFY(kernel_of(plan, c->conv).find("post-op") != std::string::npos);
             same_as_plain(c->b.graph, 0.f);
@@ -261,7 +262,7 @@ private slots:
         auto cat = b.add("Concatenate", {}, {f1, f2});
         b.add("Dense", {{"units", std::int64_t(3)}}, {cat});
         lf::Model model(b.graph);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
         QVERIFY(has_post_relu(plan, c1) && !has_post_relu(plan, pool));
         same_as_plain(b.graph, 0.f);
     }
@@ -269,7 +270,7 @@ private slots:
     void tutorial_cnn_moves_both_relus() {
         lf::Project p = lf::load_project(std::string(qgetenv("LF_SOURCE_DIR")) + "/resources/templates/fashion_cnn.lfproj");
         lf::Model model(p.graph);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
         for (const char* pool : {"pool1", "pool2"}) QVERIFY2(has_post_relu(plan, pool), pool);
         for (const char* conv : {"conv1", "conv2"}) QVERIFY2(!has_post_relu(plan, conv), conv);
         same_as_plain(p.graph, 0.f);
@@ -278,7 +279,7 @@ private slots:
     void residual_template_gets_both_rewrites() {
         lf::Project p = lf::load_project(std::string(qgetenv("LF_SOURCE_DIR")) + "/resources/templates/fashion_resnet.lfproj");
         lf::Model model(p.graph);
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Train});
         int folded = 0, in_place = 0;
         for (const auto& [id, impl] : plan.kernels()) {
             folded += impl.find("+ relu") != std::string::npos;
@@ -306,12 +307,12 @@ private slots:
                                             md({8, 32, 28, 28}, f32, dnnl::memory::format_tag::nhwc), {1, 1}, {2, 2}, {2, 2}),
             attr, eng);
         const lf::MemoryBreakdown before = lf::memory_in_use();
-        const lf::MemoryBreakdown estimate = lf::Plan::estimate(model, opt);
+        const lf::MemoryBreakdown estimate = lf::backend_for("cpu").estimate(model, opt);
         {
-            lf::Plan plan(model, opt);
-            QVERIFY(plan.scratchpad_bytes() > 0);
-            QVERIFY(plan.scratchpad_bytes() >= conv1.scratchpad_desc().get_size());  // the largest need
-            QVERIFY(plan.memory().workspaces > plan.scratchpad_bytes());             // plus reorders, indices
+            lf::test::DevicePlan plan(model, opt);
+            QVERIFY(dynamic_cast<const lf::CpuPlan&>(plan.plan()).scratchpad_bytes() > 0);
+            QVERIFY(dynamic_cast<const lf::CpuPlan&>(plan.plan()).scratchpad_bytes() >= conv1.scratchpad_desc().get_size());  // the largest need
+            QVERIFY(plan.memory().workspaces > dynamic_cast<const lf::CpuPlan&>(plan.plan()).scratchpad_bytes());             // plus reorders, indices
             QCOMPARE(estimate.workspaces, plan.memory().workspaces);  // what `info` prints
             QCOMPARE(lf::memory_in_use().workspaces, before.workspaces + plan.memory().workspaces);
             QVERIFY(lf::memory_peak().total() >= lf::memory_in_use().total());

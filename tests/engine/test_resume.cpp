@@ -85,7 +85,7 @@ private slots:
         trainer.add_observer(&straight);
         trainer.set_checkpointing({.every_steps = 4, .every_epochs = 1}, &sink);
         const lf::FitResult full = trainer.fit(train_, &val_);
-        QCOMPARE(full.status, std::string("finished"));
+        QCOMPARE(full.status, lf::RunStatus::Finished);
         QVERIFY(sink.saved.size() > 10);
 
         bool mid = false, boundary = false;
@@ -101,7 +101,7 @@ private slots:
             Curve resumed;
             t2.add_observer(&resumed);
             const lf::FitResult r = t2.fit(train_, &val_, &c.state);
-            QCOMPARE(r.status, std::string("finished"));
+            QCOMPARE(r.status, lf::RunStatus::Finished);
             QVERIFY2(m2.weights() == model.weights(),
                      qPrintable(QString("weights differ after resuming at step %1").arg(c.state.iterations)));
             // The resumed curve is the tail of the straight one.
@@ -139,7 +139,7 @@ private slots:
         trainer.set_log_every(1);
         trainer.add_observer(&stopper);
         trainer.set_checkpointing({.every_epochs = 0}, &sink);
-        QCOMPARE(trainer.fit(train_, &val_).status, std::string("stopped"));
+        QCOMPARE(trainer.fit(train_, &val_).status, lf::RunStatus::Stopped);
         QCOMPARE(sink.saved.size(), std::size_t(1));
         const Saved& c = sink.saved[0];
         QCOMPARE(c.state.iterations, std::int64_t(9));
@@ -151,7 +151,7 @@ private slots:
         lf::Trainer t2(m2, config());
         auto slot_buffers = t2.optimizer().state();
         for (std::size_t i = 0; i < slot_buffers.size(); ++i) *slot_buffers[i].second = c.slot_buffers[i];
-        QCOMPARE(t2.fit(train_, &val_, &c.state).status, std::string("finished"));
+        QCOMPARE(t2.fit(train_, &val_, &c.state).status, lf::RunStatus::Finished);
         QVERIFY(m2.weights() == straight.weights());
     }
 
@@ -181,7 +181,7 @@ private slots:
         lf::Trainer trainer(model, config());
         trainer.set_checkpointing({.every_steps = 3}, &full);
         const lf::FitResult r = trainer.fit(train_, &val_);
-        QCOMPARE(r.status, std::string("failed"));
+        QCOMPARE(r.status, lf::RunStatus::Failed);
         QCOMPARE(r.steps, std::int64_t(3));
         QVERIFY2(r.message.find("disk full") != std::string::npos, r.message.c_str());
     }
@@ -189,3 +189,4 @@ private slots:
 
 QTEST_GUILESS_MAIN(TestResume)
 #include "test_resume.moc"
+#include "run_status_text.h"

@@ -10,8 +10,8 @@
 
 #include "graph_builder.h"
 #include "layerforge/core/error.h"
+#include "layerforge/run/session.h"
 #include "layerforge/store/run_store.h"
-#include "layerforge/train/session.h"
 
 using namespace lf;
 
@@ -69,14 +69,14 @@ private Q_SLOTS:
         o.keep = 2;
         TrainingSession s(small_project(2), o, &out);
         SessionResult r = s.run();
-        QCOMPARE(r.fit.status, std::string("finished"));
+        QCOMPARE(r.fit.status, lf::RunStatus::Finished);
         QCOMPARE(r.fit.steps, std::int64_t(20));
         QVERIFY(r.test && r.test->samples == 50);
         QCOMPARE(r.run, out.run);
         QCOMPARE(r.weights_path, default_weights_path(o.project_path));
         QVERIFY(std::filesystem::file_size(r.weights_path) == r.weights.size());
         RunStore store(RunStore::path_for_project(o.project_path), false);
-        QCOMPARE(store.run(r.run).status, std::string("finished"));
+        QCOMPARE(store.run(r.run).status, lf::RunStatus::Finished);
         QCOMPARE(out.checkpoints.size(), std::size_t(6));  // steps 4, 8, 10 (epoch), 12, 16, 20 (epoch)
         const std::size_t kept = store.checkpoints(r.run).size();  // the newest 2, and the best if it is older
         QVERIFY(kept == 2 || kept == 3);
@@ -103,10 +103,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(ev.steps.load() > steps + 2, 5000);
         s.request_stop();
         t.join();
-        QCOMPARE(r.fit.status, std::string("stopped"));
+        QCOMPARE(r.fit.status, lf::RunStatus::Stopped);
         QVERIFY(ev.stopped);
         RunStore store(RunStore::path_for_project(o.project_path), false);
-        QCOMPARE(store.run(r.run).status, std::string("stopped"));
+        QCOMPARE(store.run(r.run).status, lf::RunStatus::Stopped);
         QCOMPARE(store.checkpoints(r.run).back().step, r.fit.steps);  // the stop checkpoints
     }
 
@@ -115,7 +115,7 @@ private Q_SLOTS:
         TrainingSession s(small_project(50), o);
         s.request_stop();
         SessionResult r = s.run();
-        QCOMPARE(r.fit.status, std::string("stopped"));
+        QCOMPARE(r.fit.status, lf::RunStatus::Stopped);
         QCOMPARE(r.fit.steps, std::int64_t(1));
         QVERIFY(!r.weights.empty() && r.test);
 
@@ -123,7 +123,7 @@ private Q_SLOTS:
         TrainingSession s2(small_project(50), closing);
         s2.request_stop(/*finish_up=*/false);  // the studio closing: no test pass, no weights
         r = s2.run();
-        QCOMPARE(r.fit.status, std::string("stopped"));
+        QCOMPARE(r.fit.status, lf::RunStatus::Stopped);
         QVERIFY(r.weights.empty() && !r.test);
         QVERIFY(!std::filesystem::exists(default_weights_path(closing.project_path)));
     }
@@ -136,12 +136,12 @@ private Q_SLOTS:
         Lines out;
         TrainingSession s(p, o, &out);
         SessionResult r = s.run();
-        QCOMPARE(r.fit.status, std::string("failed"));
+        QCOMPARE(r.fit.status, lf::RunStatus::Failed);
         QVERIFY2(r.fit.message.find("loss became") != std::string::npos, r.fit.message.c_str());
         QVERIFY(r.weights.empty() && r.weights_path.empty());
         QVERIFY(!std::filesystem::exists(default_weights_path(o.project_path)));
         RunStore store(RunStore::path_for_project(o.project_path), false);
-        QCOMPARE(store.run(r.run).status, std::string("failed"));
+        QCOMPARE(store.run(r.run).status, lf::RunStatus::Failed);
         QVERIFY(!store.checkpoints(r.run).empty());
     }
 
@@ -160,3 +160,4 @@ private Q_SLOTS:
 
 QTEST_MAIN(TestSession)
 #include "test_session.moc"
+#include "run_status_text.h"

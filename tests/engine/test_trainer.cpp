@@ -17,7 +17,7 @@
 #include "synthetic_data.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/trainer.h"
@@ -164,7 +164,7 @@ private slots:
         LF_COMPARE_NEAR(initial, std::log(10.0), 0.3);  // an untrained 10-way softmax
 
         const lf::FitResult r = trainer.fit(data.train, nullptr);
-        QCOMPARE(r.status, std::string("finished"));
+        QCOMPARE(r.status, lf::RunStatus::Finished);
         QCOMPARE(r.steps, std::int64_t(120));
         const auto steps = rec.of(EventKind::Step);
         QVERIFY(!steps.empty());
@@ -227,7 +227,7 @@ private slots:
         }
         QCOMPARE(ev.back().message, std::string());
         QCOMPARE(ev.back().step, std::int64_t(6));
-        QCOMPARE(run.result.status, std::string("finished"));
+        QCOMPARE(run.result.status, lf::RunStatus::Finished);
         QCOMPARE(run.result.steps, std::int64_t(6));
         QCOMPARE(run.result.epochs_run, std::int64_t(2));
         QCOMPARE(run.result.history.size(), std::size_t(2));
@@ -273,7 +273,7 @@ private slots:
         const auto t0 = std::chrono::steady_clock::now();
         const lf::FitResult r = trainer.fit(train, nullptr);
         QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
-        QCOMPARE(r.status, std::string("stopped"));
+        QCOMPARE(r.status, lf::RunStatus::Stopped);
         QCOMPARE(r.steps, std::int64_t(5));
         QCOMPARE(rec.events.back().kind, EventKind::Stopped);
         QCOMPARE(rec.events.back().step, std::int64_t(5));
@@ -284,7 +284,7 @@ private slots:
     // 4b. Stop requested by another thread while the fit is paused: it wakes and stops.
     void stop_from_another_thread_while_paused() {
         const PausedRun run = fit_paused_at(5, 100000, std::chrono::milliseconds(30), &lf::Trainer::request_stop);
-        QCOMPARE(run.result.status, std::string("stopped"));
+        QCOMPARE(run.result.status, lf::RunStatus::Stopped);
         QCOMPARE(run.result.steps, std::int64_t(5));
         const auto kinds = run.rec.kinds();
         const std::vector<EventKind> tail(kinds.end() - 4, kinds.end());
@@ -296,7 +296,7 @@ private slots:
     void pause_and_resume() {
         const PausedRun run = fit_paused_at(2, 3, std::chrono::milliseconds(50), &lf::Trainer::request_resume);
         QVERIFY(run.elapsed >= std::chrono::milliseconds(50));
-        QCOMPARE(run.result.status, std::string("finished"));
+        QCOMPARE(run.result.status, lf::RunStatus::Finished);
         QCOMPARE(run.result.steps, std::int64_t(12));
         const auto paused = run.rec.of(EventKind::Paused), resumed = run.rec.of(EventKind::Resumed);
         QCOMPARE(paused.size(), std::size_t(1));
@@ -314,7 +314,7 @@ private slots:
     void diverging_loss_fails() {
         const lf::TensorDataset train = synthetic(40);
         const Run run = fit_small(sgd_config(1e30, 5, 10), train);
-        QCOMPARE(run.result.status, std::string("failed"));
+        QCOMPARE(run.result.status, lf::RunStatus::Failed);
         QVERIFY(run.result.steps < 20);
         const lf::TrainEvent& last = run.rec.events.back();
         QCOMPARE(last.kind, EventKind::Failed);
@@ -344,7 +344,7 @@ private slots:
             };
             trainer.add_observer(&rec);
             const lf::FitResult r = trainer.fit(train, &validation);
-            QCOMPARE(r.status, std::string("early_stopped"));
+            QCOMPARE(r.status, lf::RunStatus::EarlyStopped);
             QCOMPARE(r.epochs_run, std::int64_t(2));
             QCOMPARE(snapshots.size(), std::size_t(2));
             QVERIFY(snapshots[0] != snapshots[1]);
@@ -365,7 +365,7 @@ private slots:
                               {"patience", std::int64_t(0)},
                               {"min_delta", 1e9}}}};
         const Run run = fit_small(config, train);
-        QCOMPARE(run.result.status, std::string("finished"));
+        QCOMPARE(run.result.status, lf::RunStatus::Finished);
         // Epoch 1 improves (the first value); the end of every later epoch halves the rate
         // used from the next epoch on.
         const double expected[] = {0.1, 0.1, 0.05, 0.025};
@@ -387,7 +387,7 @@ private slots:
         lf::Trainer trainer(model, config);
         for (int run = 0; run < 2; ++run) {
             const lf::FitResult r = trainer.fit(train, &validation);
-            QCOMPARE(r.status, std::string("early_stopped"));
+            QCOMPARE(r.status, lf::RunStatus::EarlyStopped);
             QCOMPARE(r.epochs_run, std::int64_t(2));
             QVERIFY2(r.message.find("after epoch 1") != std::string::npos, r.message.c_str());
             QCOMPARE(metric(r.history[0], "lr"), 0.1);
@@ -516,11 +516,11 @@ private slots:
         lf::Trainer trainer(model, config);
         trainer.add_observer(&counter);
         trainer.set_log_every(1);
-        QCOMPARE(trainer.fit(train, &validation).status, std::string("finished"));
+        QCOMPARE(trainer.fit(train, &validation).status, lf::RunStatus::Finished);
         QCOMPARE(counter.at.size(), std::size_t(3 * 6));
 
         lf::Model bare_model = make_model(small_mlp());  // the same step on a bare plan
-        lf::Plan plan(bare_model, {.batch = 8, .mode = lf::PlanMode::Train});
+        lf::test::DevicePlan plan(bare_model, {.batch = 8, .mode = lf::PlanMode::Train});
         const auto loss = lf::make_loss("SparseCategoricalCrossentropy");
         const std::vector<std::int32_t> labels(8, 1);
         plan.train_step(labels.data(), *loss);
@@ -533,3 +533,4 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestTrainer)
 #include "test_trainer.moc"
+#include "run_status_text.h"

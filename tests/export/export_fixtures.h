@@ -13,7 +13,7 @@
 #include "graph_builder.h"
 #include "lf_test_util.h"
 #include "layerforge/graph/model.h"
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 
 namespace export_test {
 
@@ -175,7 +175,7 @@ inline std::vector<float> random_inputs(const lf::Model& m, std::int64_t batch, 
 
 // The engine's inference output for a batch of channels-last inputs.
 inline std::vector<float> engine_predict(lf::Model& m, const std::vector<float>& x, std::int64_t batch) {
-    lf::Plan plan(m, {.batch = batch, .mode = lf::PlanMode::Infer});
+    lf::test::DevicePlan plan(m, {.batch = batch, .mode = lf::PlanMode::Infer});
     std::copy(x.begin(), x.end(), plan.input());
     plan.forward();
     return {plan.output(), plan.output() + batch * plan.output_width()};

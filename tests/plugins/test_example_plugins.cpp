@@ -81,7 +81,7 @@ private slots:
         b.add("LinearLayer", {{"units", std::int64_t(2)}}, {in});
         lf::Model model(b.graph);
         model.weights() = {1, 2, 3, 4, 0.5f, -1};  // w = [[1, 2], [3, 4]], b = [0.5, -1]
-        lf::Plan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan plan(model, {.batch = 2, .mode = lf::PlanMode::Infer});
         const float x[] = {1, 1, 2, -1};
         std::copy(x, x + 4, plan.input());
         plan.forward();
@@ -120,7 +120,7 @@ private slots:
         b.add("Activation", {{"activation", std::string("swish")}}, {b.add("Input", {{"shape", IntList{8}}})});
         lf::Model ma(a.graph), mb(b.graph);
         ma.init_weights(1);  // beta = 1
-        lf::Plan pa(ma, {.batch = 2, .mode = lf::PlanMode::Infer}), pb(mb, {.batch = 2, .mode = lf::PlanMode::Infer});
+        lf::test::DevicePlan pa(ma, {.batch = 2, .mode = lf::PlanMode::Infer}), pb(mb, {.batch = 2, .mode = lf::PlanMode::Infer});
         for (int i = 0; i < 16; ++i) pa.input()[i] = pb.input()[i] = float(i - 8) * 0.7f;
         pa.forward();
         pb.forward();
@@ -172,7 +172,7 @@ private slots:
         lf::Trainer trainer(model, adam(8));
         const double before = trainer.evaluate(test).metrics[0].second;
         const lf::FitResult fit = trainer.fit(train, &test);
-        QCOMPARE(fit.status, std::string("finished"));
+        QCOMPARE(fit.status, lf::RunStatus::Finished);
         const lf::Metrics& last = fit.history.back();
         QVERIFY2(metric(last, "val_loss") < 0.6 * before, qPrintable(QString("val_loss %1, before %2").arg(metric(last, "val_loss")).arg(before)));
         QVERIFY2(metric(last, "val_accuracy") > 0.85, qPrintable(QString::number(metric(last, "val_accuracy"))));
@@ -201,7 +201,7 @@ private slots:
         model.init_weights(9);
         lf::Trainer trainer(model, adam(6, "TutorialMeanSquaredError"));
         const lf::FitResult fit = trainer.fit(train, nullptr);
-        QCOMPARE(fit.status, std::string("finished"));
+        QCOMPARE(fit.status, lf::RunStatus::Finished);
         const double first = metric(fit.history.front(), "loss"), last = metric(fit.history.back(), "loss");
         QVERIFY2(last < 0.6 * first, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
         QVERIFY(metric(fit.history.back(), "SparseCategoricalAccuracy") > 0.7);
@@ -210,3 +210,4 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestExamplePlugins)
 #include "test_example_plugins.moc"
+#include "run_status_text.h"

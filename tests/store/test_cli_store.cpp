@@ -183,8 +183,8 @@ private slots:
             lf::RunStore store(store_of(p).toStdString());
             QCOMPARE(store.integrity_check(), std::string("ok"));
             for (const lf::RunInfo& run : store.runs()) {  // no trainer is alive now
-                QVERIFY2(run.status != "running", qPrintable(QString("run %1 still reads running").arg(run.id)));
-                interrupted_seen = interrupted_seen || run.status == "interrupted";
+                QVERIFY2(run.status != lf::RunStatus::Running, qPrintable(QString("run %1 still reads running").arg(run.id)));
+                interrupted_seen = interrupted_seen || run.status == lf::RunStatus::Interrupted;
             }
             bool found = last_reported == 0;
             for (const lf::CheckpointInfo& c : store.checkpoints()) {
@@ -211,3 +211,4 @@ private slots:
 
 QTEST_GUILESS_MAIN(TestCliStore)
 #include "test_cli_store.moc"
+#include "run_status_text.h"

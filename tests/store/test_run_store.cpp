@@ -62,9 +62,9 @@ private slots:
         lf::RunStore store(path);
         QCOMPARE(store.integrity_check(), std::string("ok"));
         std::int64_t id = store.create_run({.name = "first", .graph = "{}", .settings = "{}"});
-        QCOMPARE(store.run(id).status, std::string("running"));
-        store.set_status(id, "finished");
-        QCOMPARE(store.run(id).status, std::string("finished"));
+        QCOMPARE(store.run(id).status, lf::RunStatus::Running);
+        store.set_status(id, lf::RunStatus::Finished);
+        QCOMPARE(store.run(id).status, lf::RunStatus::Finished);
         QVERIFY(!store.run(id).finished.empty());
         QCOMPARE(store.run(id).device, std::string("cpu"));
         std::ifstream f(path, std::ios::binary);
@@ -122,21 +122,63 @@ PRAGMA user_version=1;)");
         QCOMPARE(waitpid(child, &status, 0), child);
         QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
         lf::RunStore store(path);
-        QCOMPARE(store.run(own).status, std::string("running"));
+        QCOMPARE(store.run(own).status, lf::RunStatus::Running);
         const std::int64_t dead = own + 1;
-        QCOMPARE(store.run(dead).status, std::string("interrupted"));
-        QCOMPARE(store.runs()[1].status, std::string("interrupted"));
+        QCOMPARE(store.run(dead).status, lf::RunStatus::Interrupted);
+        QCOMPARE(store.runs()[1].status, lf::RunStatus::Interrupted);
         QVERIFY(store.run(dead).finished.empty());  // nothing was written: a reader only derives it
 
         sql(path, "UPDATE runs SET owner = '' WHERE id = " + std::to_string(dead));  // as migrated from v2
-        QCOMPARE(store.run(dead).status, std::string("running"));
+        QCOMPARE(store.run(dead).status, lf::RunStatus::Running);
         sql(path, "UPDATE runs SET owner = 'another-host/1/1' WHERE id = " + std::to_string(dead));
-        QCOMPARE(store.run(dead).status, std::string("running"));  // cannot tell: it may be alive there
+        QCOMPARE(store.run(dead).status, lf::RunStatus::Running);  // cannot tell: it may be alive there
 
-        store.set_status(dead, "running");  // resumed here: this process owns it now
-        QCOMPARE(store.run(dead).status, std::string("running"));
-        store.set_status(dead, "finished");
-        QCOMPARE(store.run(dead).status, std::string("finished"));
+        store.set_status(dead, lf::RunStatus::Running);  // resumed here: this process owns it now
+        QCOMPARE(store.run(dead).status, lf::RunStatus::Running);
+        store.set_status(dead, lf::RunStatus::Finished);
+        QCOMPARE(store.run(dead).status, lf::RunStatus::Finished);
+    }
+
+    // The stored text is RunStatus's to_string, as stores written before the enum have it.
+    void status_is_stored_as_its_text() {
+        const std::string path = fresh();
+        lf::RunStore store(path);
+        const std::int64_t id = store.create_run({.name = "r"});
+        auto stored = [&] {
+            sqlite3* db = nullptr;
+            sqlite3_open(path.c_str(), &db);
+            sqlite3_stmt* s = nullptr;
+            sqlite3_prepare_v2(db, ("SELECT status FROM runs WHERE id = " + std::to_string(id)).c_str(), -1, &s, nullptr);
+            sqlite3_step(s);
+            std::string text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+            sqlite3_finalize(s);
+            sqlite3_close(db);
+            return text;
+        };
+        const std::pair<lf::RunStatus, const char*> texts[] = {
+            {lf::RunStatus::Running, "running"}, {lf::RunStatus::Finished, "finished"},
+            {lf::RunStatus::EarlyStopped, "early_stopped"}, {lf::RunStatus::Stopped, "stopped"},
+            {lf::RunStatus::Failed, "failed"}};
+        for (const auto& [status, text] : texts) {
+            store.set_status(id, status);
+            QCOMPARE(stored(), std::string(text));
+            QCOMPARE(store.run(id).status, status);
+            sql(path, "UPDATE runs SET status = '" + std::string(text) + "' WHERE id = " + std::to_string(id));
+            QCOMPARE(store.run(id).status, status);  // as an older Layerforge wrote it
+            QVERIFY(lf::parse_run_status(text) == status);
+            QCOMPARE(std::string(lf::to_string(status)), std::string(text));
+        }
+        QCOMPARE(std::string(lf::to_string(lf::RunStatus::Interrupted)), std::string("interrupted"));
+        QVERIFY(!lf::parse_run_status("Finished"));
+        sql(path, "UPDATE runs SET status = 'exploded' WHERE id = " + std::to_string(id));
+        try {
+            store.runs();
+            QFAIL("an unknown status was read");
+        } catch (const lf::Error& e) {
+            QVERIFY2(std::string(e.what()).find(path) != std::string::npos &&
+                         std::string(e.what()).find("'exploded'") != std::string::npos,
+                     e.what());
+        }
     }
 
     void newer_schema_is_refused() {
@@ -395,3 +437,4 @@ PRAGMA user_version=1;)");
 
 QTEST_GUILESS_MAIN(TestRunStore)
 #include "test_run_store.moc"
+#include "run_status_text.h"

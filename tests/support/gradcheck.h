@@ -6,11 +6,11 @@
 #include <cmath>
 #include <random>
 
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 
 struct GradCheck {
     lf::Model& model;
-    lf::Plan plan;
+    lf::test::DevicePlan plan;
     std::vector<float> r;
     double worst = 0;
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "layerforge/graph/plan.h"
+#include "device_plan.h"
 
-inline std::string kernel_of(const lf::Plan& plan, const std::string& node) {
+inline std::string kernel_of(const lf::test::DevicePlan& plan, const std::string& node) {
     for (const auto& [id, impl] : plan.kernels())
         if (id == node) return impl;
     return "";  // no op: a view, or a layer folded into the one before it

@@ -20,6 +20,7 @@
 #include "checkpoints/checkpoint_table_model.h"
 #include "checkpoints/compare_chart.h"
 #include "checkpoints/settings_diff_view.h"
+#include "document/model_stats.h"
 #include "document/project_document.h"
 #include "graph_builder.h"
 #include "layerforge/store/checkpoint.h"

@@ -1,14 +1,19 @@
 // The palette (categories, search, drag data), the model summary dock, the status bar totals
-// and the recent-files list.
+// (its training memory the engine's estimate) and the recent-files list.
 #include <QLabel>
 #include <QMimeData>
 #include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
 #include "document/fragment.h"
 #include "document/model_stats.h"
+#include "document/set_training.h"
+#include "document/training_memory.h"
+#include "layerforge/train/memory_budget.h"
 #include "mainwindow/main_window.h"
 #include "mainwindow/summary_panel.h"
 #include "palette/palette_panel.h"
@@ -53,7 +58,8 @@ private Q_SLOTS:
     void summaryAndStatus() {
         ProjectDocument doc;
         loadTemplate(doc);
-        SummaryPanel summary(&doc);
+        auto* memory = new TrainingMemoryEstimate(&doc);
+        SummaryPanel summary(&doc, memory);
         summary.refresh();
         QTreeWidget* table = summary.table();
         QCOMPARE(table->topLevelItemCount(), 8);
@@ -63,9 +69,52 @@ private Q_SLOTS:
         bool totals = false;
         for (QLabel* l : summary.findChildren<QLabel*>()) totals |= l->text().startsWith("Total params: 158,010\n");
         QVERIFY(totals);
-        QString status = statusSummary(doc.project(), doc.analysis());
+        QString status = statusSummary(doc.project(), doc.analysis(), *memory);
         QVERIFY2(status.startsWith("8 layers · 158,010 parameters · 316,140 FLOPs/sample"), qPrintable(status));
         QVERIFY(status.endsWith("at batch 50 · valid"));
+    }
+
+    // The status bar's figure is the engine's, the one `layerforge-cli info` prints, for the
+    // graph being edited; it follows the batch size and is "?" for a graph that is not valid.
+    void statusBarShowsTheEngineEstimate() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("recovery.lfproj"));
+        QVERIFY(window.openFile(lfTemplate("fashion_cnn.lfproj")));
+        TrainingMemoryEstimate* memory = window.memoryEstimate();
+        QLabel* totals = nullptr;
+        for (QLabel* l : window.statusBar()->findChildren<QLabel*>())
+            if (l->text().contains("FLOPs/sample")) totals = l;
+        QVERIFY(totals);
+        auto engine = [&] { return std::int64_t(estimate_training_memory(window.document()->project()).total()); };
+        QTRY_VERIFY(!memory->pending());
+        QCOMPARE(memory->bytes(), std::optional<std::int64_t>(engine()));
+        QVERIFY2(totals->text().contains("~" + formatBytes(engine()) + " training memory at batch 50"), qPrintable(totals->text()));
+        QCOMPARE(formatBytes(engine()), QString::fromStdString(megabytes(std::size_t(engine()))));  // as `info` prints it
+
+        TrainingConfig t = window.document()->project().training;
+        t.batch_size = 100;
+        window.document()->push(new SetTrainingCommand(window.document(), t, window.document()->project().dataset));
+        QTRY_VERIFY(!memory->pending());
+        QCOMPARE(memory->bytes(), std::optional<std::int64_t>(engine()));
+        QVERIFY2(totals->text().contains("~" + formatBytes(engine()) + " training memory at batch 100"), qPrintable(totals->text()));
+        auto summarised = [&] {  // the summary dock shows the same figure once it refreshes
+            for (QLabel* l : window.summary()->findChildren<QLabel*>())
+                if (l->text().endsWith("at batch 100: ~" + formatBytes(engine()))) return true;
+            return false;
+        };
+        QTRY_VERIFY(summarised());
+
+        window.document()->undoStack()->undo();  // batch 50 again: the figure is kept, not recomputed
+        QVERIFY(!memory->pending());
+        QVERIFY(totals->text().contains("~" + formatBytes(engine()) + " training memory at batch 50"));
+
+        Graph g = window.document()->graph();
+        g.edges.pop_back();
+        window.document()->reset(Project{.name = "broken", .graph = g}, {});
+        QVERIFY(!memory->pending());  // nothing to ask the engine
+        QVERIFY(!memory->bytes());
+        QVERIFY2(totals->text().contains("· ? training memory"), qPrintable(totals->text()));
+        QSettings().remove("recentFiles");  // opening the template added it
     }
 
     void recentFiles() {

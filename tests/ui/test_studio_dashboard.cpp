@@ -50,7 +50,7 @@ private Q_SLOTS:
         QSignalSpy finished(c, &TrainingController::finished);
         QVERIFY(c->start());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
-        QCOMPARE(finished[0][0].toString(), QString("finished"));
+        QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Finished);
         // 60 images, batch 4: 15 steps an epoch, 2 epochs, every step reported.
         QCOMPARE(charts->pointCount("loss"), 30);
         QCOMPARE(charts->pointCount("accuracy"), 30);
@@ -70,7 +70,7 @@ private Q_SLOTS:
         Q_EMIT browser->resumeRequested(first.id);
         QCOMPARE(w.workspaces()->currentWidget(), panel);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 20000);
-        QCOMPARE(finished[1][0].toString(), QString("finished"));
+        QCOMPARE(finished[1][0].value<lf::RunStatus>(), lf::RunStatus::Finished);
         QCOMPARE(c->runId(), run);
         QCOMPARE(charts->pointCount("loss"), 30);  // 15 stored + 15 new, none twice
     }
@@ -78,3 +78,4 @@ private Q_SLOTS:
 
 QTEST_MAIN(TestStudioDashboard)
 #include "test_studio_dashboard.moc"
+#include "run_status_text.h"

@@ -15,7 +15,7 @@
 #include <QtTest>
 
 #include "document/project_document.h"
-#include "layerforge/core/device.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_store.h"
 #include "mainwindow/main_window.h"
@@ -81,7 +81,7 @@ private Q_SLOTS:
         QCOMPARE(c.state(), TrainingController::State::Running);
         QVERIFY(!c.start());  // one run at a time
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 8000);
-        QCOMPARE(finished[0][0].toString(), QString("finished"));
+        QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Finished);
         QCOMPARE(c.state(), TrainingController::State::Idle);
         QCOMPARE(started.size(), 1);
         const qint64 run = started[0][0].toLongLong();
@@ -99,7 +99,7 @@ private Q_SLOTS:
         QCOMPARE(last, std::int64_t(45));
         QVERIFY(ckpts.size() >= 3);  // one per epoch
         RunStore runs(session.storePath().toStdString(), false);
-        QCOMPARE(runs.run(run).status, std::string("finished"));
+        QCOMPARE(runs.run(run).status, lf::RunStatus::Finished);
         const auto saved = runs.checkpoints(run);
         QVERIFY(!saved.empty());
         QCOMPARE(saved.back().step, std::int64_t(45));
@@ -151,11 +151,11 @@ private Q_SLOTS:
 
         panel.stopButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
-        QCOMPARE(finished[0][0].toString(), QString("stopped"));
+        QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Stopped);
         QCOMPARE(countKind(events, EventKind::Stopped), 1);
         QVERIFY(panel.startButton()->isEnabled() && !panel.stopButton()->isEnabled());
         RunStore runs(session.storePath().toStdString(), false);
-        QCOMPARE(runs.run(c.runId()).status, std::string("stopped"));
+        QCOMPARE(runs.run(c.runId()).status, lf::RunStatus::Stopped);
         QVERIFY(!runs.checkpoints(c.runId()).empty());  // the end of a stopped run checkpoints
         QVERIFY(session.hasWeights());
     }
@@ -170,9 +170,9 @@ private Q_SLOTS:
         QSignalSpy finished(&c, &TrainingController::finished);
         QVERIFY(c.start());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 8000);
-        QCOMPARE(finished[0][0].toString(), QString("finished"));
+        QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Finished);
         RunStore runs(session.storePath().toStdString(), false);
-        QCOMPARE(runs.run(c.runId()).status, std::string("finished"));
+        QCOMPARE(runs.run(c.runId()).status, lf::RunStatus::Finished);
         QVERIFY(doc.fileName().isEmpty());  // training did not save the project anywhere
     }
 
@@ -191,7 +191,7 @@ private Q_SLOTS:
         delete c;  // what closing the window does
         QVERIFY2(t.elapsed() < 2000, "the destructor waited too long for the run");
         RunStore runs(session.storePath().toStdString(), false);
-        QCOMPARE(runs.run(run).status, std::string("stopped"));
+        QCOMPARE(runs.run(run).status, lf::RunStatus::Stopped);
     }
 
     void resumeFromACheckpointContinuesTheRun() {
@@ -210,7 +210,7 @@ private Q_SLOTS:
         QSignalSpy events(&c, &TrainingController::trainEvent);
         QVERIFY(c.resumeFrom(first.id));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 8000);
-        QCOMPARE(finished[1][0].toString(), QString("finished"));
+        QCOMPARE(finished[1][0].value<lf::RunStatus>(), lf::RunStatus::Finished);
         QCOMPARE(c.runId(), run);  // the same run, not a new one
         QCOMPARE(runs.runs().size(), std::size_t(1));
         QCOMPARE(countKind(events, EventKind::EpochEnd), 1);  // only epoch 2 was left
@@ -232,7 +232,7 @@ private Q_SLOTS:
         QSignalSpy failed(&c, &TrainingController::failed), finished(&c, &TrainingController::finished);
         QVERIFY(c.start());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
-        QCOMPARE(finished[0][0].toString(), QString("failed"));
+        QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Failed);
         QCOMPARE(failed.size(), 1);
         const QString message = failed[0][0].toString();
         QVERIFY2(message.contains("no-such-folder"), qPrintable(message));
@@ -251,18 +251,18 @@ private Q_SLOTS:
         doc.reset(p, dir_.filePath("nan.lfproj"));
         QVERIFY(c.start());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 5000);
-        QCOMPARE(finished[1][0].toString(), QString("failed"));
+        QCOMPARE(finished[1][0].value<lf::RunStatus>(), lf::RunStatus::Failed);
         QVERIFY2(failed.last()[0].toString().contains("loss became"), qPrintable(failed.last()[0].toString()));
         QVERIFY(banner->message().contains("loss became"));
         RunStore runs(w.session()->storePath().toStdString(), false);
-        QCOMPARE(runs.run(c.runId()).status, std::string("failed"));
+        QCOMPARE(runs.run(c.runId()).status, lf::RunStatus::Failed);
 
         // Fixed, the same window trains again; the banner goes when the new run starts.
         p.training.optimizer.params["learning_rate"] = 0.05;
         doc.reset(p, dir_.filePath("nan.lfproj"));
         QVERIFY(c.start());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 3, 8000);
-        QCOMPARE(finished[2][0].toString(), QString("finished"));
+        QCOMPARE(finished[2][0].value<lf::RunStatus>(), lf::RunStatus::Finished);
         QVERIFY(banner->isHidden());
         QVERIFY(w.session()->hasWeights());
     }
@@ -332,7 +332,7 @@ private Q_SLOTS:
         e.data_wait_fraction = 0.4;
         progress.showTrainEvent(e);
         QVERIFY(progress.dataBound());
-        progress.showEnd("stopped", "stopped by request at epoch 2, step 15");
+        progress.showEnd(lf::RunStatus::Stopped, "stopped by request at epoch 2, step 15");
         QVERIFY(!progress.dataBound());
         QCOMPARE(progress.statusText(), QString("stopped by request at epoch 2, step 15"));
     }
@@ -367,3 +367,4 @@ private Q_SLOTS:
 
 QTEST_MAIN(TestTraining)
 #include "test_training.moc"
+#include "run_status_text.h"

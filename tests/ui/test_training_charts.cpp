@@ -39,7 +39,7 @@ QCPGraph* graphNamed(MetricPlot* plot, const QString& label) {
 // "epoch" lr row; wall times 1001..1006.5.
 std::int64_t writeTwoEpochRun(const std::string& path) {
     RunStore store(path);
-    const std::int64_t id = store.create_run({.name = "baseline", .status = "finished"});
+    const std::int64_t id = store.create_run({.name = "baseline", .status = lf::RunStatus::Finished});
     std::vector<MetricRow> rows;
     for (int s = 1; s <= 6; ++s) {
         rows.push_back({id, s, s <= 3 ? 1 : 2, "train", "loss", 1.0 / s, 1000.0 + s});
@@ -422,3 +422,4 @@ private Q_SLOTS:
 
 QTEST_MAIN(TestTrainingCharts)
 #include "test_training_charts.moc"
+#include "run_status_text.h"

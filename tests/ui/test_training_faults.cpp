@@ -72,14 +72,14 @@ class TestTrainingFaults : public QObject {
         QVERIFY(s.panel->startButton()->isEnabled());
         QVERIFY(s.controller->start());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
-        QCOMPARE(finished[0][0].toString(), QString("finished"));
+        QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Finished);
         QVERIFY(s.window.findChild<ErrorBanner*>()->isHidden());
     }
 
     // failed(message) came once, the banner shows it, and the panel is ready for the next run.
     static QString failure(Studio& s, const QSignalSpy& failed, const QSignalSpy& finished) {
         if (finished.size() != 1 || failed.size() != 1) return {};
-        if (finished[0][0].toString() != "failed") return {};
+        if (finished[0][0].value<lf::RunStatus>() != lf::RunStatus::Failed) return {};
         if (s.controller->state() != TrainingController::State::Idle || !s.panel->startButton()->isEnabled()) return {};
         const QString message = failed[0][0].toString();
         return s.window.findChild<ErrorBanner*>()->message().contains(message.left(40)) ? message : QString();
@@ -108,7 +108,7 @@ private Q_SLOTS:
         QVERIFY2(message.contains("the dataset file " + data + "/") && message.contains("is missing"),
                  qPrintable(finished[0][1].toString()));
         RunStore store(s.window.session()->storePath().toStdString(), false);
-        QCOMPARE(store.run(s.controller->runId()).status, std::string("failed"));
+        QCOMPARE(store.run(s.controller->runId()).status, lf::RunStatus::Failed);
         QCOMPARE(store.integrity_check(), std::string("ok"));
         verifyRestorable(store, uncachedProject(data, 1), s.controller->runId());
         trainsAgain(s, "after-unplugged");
@@ -187,3 +187,4 @@ private Q_SLOTS:
 
 QTEST_MAIN(TestTrainingFaults)
 #include "test_training_faults.moc"
+#include "run_status_text.h"

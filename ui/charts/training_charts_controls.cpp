@@ -85,7 +85,7 @@ void TrainingCharts::refreshRunsMenu() {
     for (const RunInfo& r : runs) {
         const QString text = tr("#%1 %2 (%3, %4 steps)")
                                  .arg(r.id)
-                                 .arg(QString::fromStdString(r.name), QString::fromStdString(r.status))
+                                 .arg(QString::fromStdString(r.name), QString(to_string(r.status)))
                                  .arg(r.last_step);
         QAction* action = runsMenu_->addAction(text);
         action->setCheckable(true);

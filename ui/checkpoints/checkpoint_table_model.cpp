@@ -1,6 +1,6 @@
 #include "checkpoints/checkpoint_table_model.h"
 
-#include <QLocale>
+#include "document/model_stats.h"
 
 namespace lf::ui {
 
@@ -9,8 +9,6 @@ namespace {
 enum Trailing { Created, Size, Pinned, Best, TrailingCount };
 
 }  // namespace
-
-QString formatBytes(qint64 bytes) { return QLocale::system().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat); }
 
 CheckpointTableModel::CheckpointTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 

@@ -37,6 +37,4 @@ private:
     QStringList metrics_;
 };
 
-QString formatBytes(qint64 bytes);
-
 }  // namespace lf::ui

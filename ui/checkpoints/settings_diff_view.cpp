@@ -41,7 +41,7 @@ void SettingsDiffView::setRuns(std::vector<RunInfo> runs) {
         const QSignalBlocker block(box);
         box->clear();
         for (const RunInfo& r : runs_)
-            box->addItem(tr("#%1 %2 (%3)").arg(r.id).arg(QString::fromStdString(r.name), QString::fromStdString(r.status)),
+            box->addItem(tr("#%1 %2 (%3)").arg(r.id).arg(QString::fromStdString(r.name), QString(to_string(r.status))),
                          qint64(r.id));
     }
     a_->setCurrentIndex(qMax(0, a_->findData(a)));

@@ -1,7 +1,8 @@
 #pragma once
-// Does the model on the canvas fit the bound dataset? The Input node should take the images'
-// shape (offered as an undoable edit of its `shape`), and the last Dense layer should have one
-// unit per class (a warning naming the node).
+// Does the model on the canvas fit the bound dataset? The engine's answer (train/data_fit.h)
+// as the dataset panel shows it: the Input node should take the images' shape (offered as an
+// undoable edit of its `shape`), and the output layer should have one unit per class (a
+// warning naming the node).
 #include <QString>
 #include <optional>
 #include <string>
@@ -30,9 +31,7 @@ std::optional<InputShapeOffer> inputShapeOffer(const ProjectDocument& doc, const
 // Sets the Input node's shape (one SetParamCommand on the document's undo stack).
 void applyInputShape(ProjectDocument* doc, const InputShapeOffer& offer);
 
-// The Dense layer last in topological order; empty when the graph has none.
-std::string lastDenseNode(const ProjectDocument& doc);
-// Empty when the units match `classes` (or there is no Dense to check).
+// Empty when the output layer's units match `classes` (or the output is not known yet).
 QString classCountWarning(const ProjectDocument& doc, int classes);
 
 }  // namespace lf::ui

@@ -1,6 +1,6 @@
 #pragma once
-// Totals for the status bar and the summary: parameters, FLOPs and an estimate of the memory
-// one training step needs at the project's batch size.
+// Totals for the status bar and the summary: parameters, FLOPs and the engine's estimate of
+// the memory one training step needs at the project's batch size (TrainingMemoryEstimate).
 #include <cstdint>
 
 #include <QString>
@@ -10,11 +10,13 @@
 
 namespace lf::ui {
 
-// float32 weights + gradients + optimizer slots (Adam/AdamW/RMSprop/SGD momentum), plus every
-// layer's output and its gradient for one batch (views share their input's buffer).
-std::int64_t trainingMemoryBytes(const Project& p, const Analysis& a);
-QString formatBytes(std::int64_t bytes);
-QString formatCount(std::int64_t n);  // 79,510 / 1.2 G
-QString statusSummary(const Project& p, const Analysis& a);
+class TrainingMemoryEstimate;
+
+QString formatBytes(std::int64_t bytes);  // "75.2 MB": decimal units, as `layerforge-cli info` prints
+QString formatCount(std::int64_t n);      // 79,510 / 1.2 G
+// "~75.2 MB"; "…" while it is being estimated; "?" when the graph or the optimizer settings
+// cannot be estimated.
+QString memoryText(const TrainingMemoryEstimate& memory);
+QString statusSummary(const Project& p, const Analysis& a, const TrainingMemoryEstimate& memory);
 
 }  // namespace lf::ui

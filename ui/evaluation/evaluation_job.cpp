@@ -2,12 +2,13 @@
 
 #include <algorithm>
 
+#include <QCoreApplication>
+
 #include "layerforge/core/error.h"
 #include "layerforge/data/binding.h"
 #include "layerforge/data/dataset.h"
-#include "layerforge/data/image.h"
-#include "layerforge/data/transform.h"
 #include "layerforge/train/inference.h"
+#include "layerforge/train/predict_images.h"
 
 namespace lf::ui {
 
@@ -19,29 +20,16 @@ QStringList toQt(const std::vector<std::string>& names) {
     return out;
 }
 
-// Class names for an output of `width` units: the data's names, then "class N" for the rest.
-QStringList classNamesFor(QStringList names, std::int64_t width) {
-    for (std::int64_t c = names.size(); c < std::max<std::int64_t>(width, 2); ++c) names.append(QString("class %1").arg(c));
-    return names;
-}
-
 // The binding's class names in label order without reading its images: the project's list,
 // else the image folder's class folders, else Fashion-MNIST's names.
-QStringList bindingClassNames(const DatasetBinding& b) {
-    if (!b.classes.empty()) return toQt(b.classes);
+std::vector<std::string> bindingClassNames(const DatasetBinding& b) {
+    if (!b.classes.empty()) return b.classes;
     try {
-        if (b.kind == "image-folder") return toQt(scan_image_folder(b.path).class_names);
-        return toQt(load_fashion_mnist(b.path, 1, 1).train.class_names);
+        if (b.kind == "image-folder") return scan_image_folder(b.path).class_names;
+        return load_fashion_mnist(b.path, 1, 1).train.class_names;
     } catch (const Error&) {  // no data at hand: the output units are named "class N"
         return {};
     }
-}
-
-std::vector<float> probabilitiesOf(const float* output, std::int64_t width) {
-    if (width == 1) return binary_probabilities(output[0]);
-    std::vector<float> p(output, output + width);
-    to_probabilities(p.data(), width);
-    return p;
 }
 
 }  // namespace
@@ -75,7 +63,7 @@ EvaluationResult evaluateSplit(std::shared_ptr<Model> model, const Project& proj
         r.split = data->test ? "test" : "validation";
         r.mean = data->mean, r.std = data->std;
         const std::int64_t width = model->info(model->output_node()).layer.output.elements();
-        r.classNames = classNamesFor(toQt(data->class_names), width);
+        r.classNames = toQt(class_names_for(data->class_names, width));
         r.matrix = ConfusionMatrix(r.classNames.size());
         progress.total = source->size();
         Inference inference(*model, project.training);
@@ -95,7 +83,7 @@ EvaluationResult evaluateSplit(std::shared_ptr<Model> model, const Project& proj
                 const float* o = out.data() + i * width;
                 const int predicted = predicted_class(o, width);
                 if (predicted == b.labels[i] || r.mistakes.size() >= std::size_t(kMaxMistakesKept)) continue;
-                Misclassified m{index, b.labels[i], predicted, 0, probabilitiesOf(o, width), {}};
+                Misclassified m{index, b.labels[i], predicted, 0, class_probabilities(o, width), {}};
                 m.confidence = m.probabilities[std::size_t(predicted)];
                 if (input.rank() == 3)
                     m.image = sampleImage(b.images + i * elements, int(input[0]), int(input[1]), int(input[2]));
@@ -116,29 +104,24 @@ ImagePrediction predictImageFile(std::shared_ptr<Model> model, const Project& pr
     ImagePrediction p;
     p.path = path;
     try {
-        const Shape input = model->info(model->input_node()).layer.output;
-        SampleSpec spec = sample_spec(project.dataset, input);
-        spec.mean = mean, spec.std = std;
-        const std::string file = path.toStdString();
-        const std::vector<std::uint8_t> bytes = read_file_bytes(file);
-        Image img;
-        try {
-            img = load_sample(bytes.data(), bytes.size(), spec);
-        } catch (const Error& e) {
-            throw input_error(file + ": " + e.what());
+        const FilePrediction f = predict_image_files(*model, project, {path.toStdString()}, mean, std).at(0);
+        if (!f.error.empty()) {
+            p.error = QString::fromStdString(f.error);
+            return p;
         }
-        TensorDataset one;
-        one.sample_shape = input;
-        one.images.resize(std::size_t(spec.elements()));
-        one.labels = {0};
-        sample_to_float(img, spec, nullptr, 0, one.images.data());
-        Inference inference(*model, project.training);
-        const std::vector<float> out = inference.predict(one);
-        p.probabilities = probabilitiesOf(out.data(), std::int64_t(out.size()));
-        p.classNames = classNamesFor(classNames.isEmpty() ? bindingClassNames(project.dataset) : classNames, std::int64_t(out.size()));
-        p.input = sampleImage(one.images.data(), spec.height, spec.width, spec.channels);
-    } catch (const std::exception& e) {
+        p.probabilities = f.probabilities;
+        std::vector<std::string> names;
+        for (const QString& n : classNames) names.push_back(n.toStdString());
+        if (names.empty()) names = bindingClassNames(project.dataset);
+        p.classNames = toQt(class_names_for(names, std::int64_t(f.probabilities.size())));
+        const Shape& input = model->info(model->input_node()).layer.output;
+        p.input = sampleImage(f.sample.data(), int(input[0]), int(input[1]), int(input[2]));
+    } catch (const Error& e) {
         p.error = QString::fromStdString(e.what());
+    } catch (const std::bad_alloc&) {
+        p.error = QCoreApplication::translate("lf::ui::EvaluationView", "out of memory while predicting");
+    } catch (const std::exception&) {  // a bug, not the user's input: its text means nothing to them
+        p.error = QCoreApplication::translate("lf::ui::EvaluationView", "an internal error stopped the prediction");
     }
     return p;
 }

@@ -2,7 +2,7 @@
 // The evaluation view's work, run on a worker thread: the project's test split (or its
 // validation data) through the current weights, batch by batch, into a confusion matrix,
 // per-class scores and the misclassified samples with their probabilities and thumbnails;
-// and one image file through the binding's decode and preprocessing for a prediction.
+// and one image file through the engine's predict_image_files for the drop-to-classify view.
 #include <QImage>
 #include <QString>
 #include <QStringList>

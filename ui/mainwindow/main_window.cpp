@@ -18,6 +18,7 @@
 #include "document/project_document.h"
 #include "document/recovery.h"
 #include "document/set_training.h"
+#include "document/training_memory.h"
 #include "inspector/inspector.h"
 #include "mainwindow/summary_panel.h"
 #include "palette/palette_panel.h"
@@ -29,7 +30,7 @@ MainWindow::MainWindow(const QString& recoveryPath, int autosaveMs, QWidget* par
     : QMainWindow(parent), doc_(new ProjectDocument(this)), session_(new StudioSession(doc_, this)),
       workspaces_(new QTabWidget), scene_(new CanvasScene(doc_, this)),
       view_(new CanvasView(scene_)), inspector_(new Inspector(doc_)), palette_(new PalettePanel),
-      summary_(new SummaryPanel(doc_)), recovery_(new Recovery(doc_, recoveryPath, autosaveMs, this)) {
+      memory_(new TrainingMemoryEstimate(doc_)), summary_(new SummaryPanel(doc_, memory_)), recovery_(new Recovery(doc_, recoveryPath, autosaveMs, this)) {
     workspaces_->setDocumentMode(true);
     workspaces_->setObjectName("workspaces");
     setCentralWidget(workspaces_);
@@ -40,6 +41,7 @@ MainWindow::MainWindow(const QString& recoveryPath, int autosaveMs, QWidget* par
     createActions();
     createStatusBar();
     connect(doc_, &ProjectDocument::changed, this, &MainWindow::updateStatus);
+    connect(memory_, &TrainingMemoryEstimate::changed, this, &MainWindow::updateStatus);
     connect(doc_, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc_, &ProjectDocument::fileNameChanged, this, &MainWindow::updateTitle);
     connect(scene_, &CanvasScene::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
@@ -113,7 +115,7 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::updateStatus() {
-    totals_->setText(statusSummary(doc_->project(), doc_->analysis()));
+    totals_->setText(statusSummary(doc_->project(), doc_->analysis(), *memory_));
     if (batch_->value() != doc_->project().training.batch_size) {
         QSignalBlocker block(batch_);
         batch_->setValue(int(doc_->project().training.batch_size));

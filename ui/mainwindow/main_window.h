@@ -21,6 +21,7 @@ class ProjectDocument;
 class Recovery;
 class StudioSession;
 class SummaryPanel;
+class TrainingMemoryEstimate;
 class TrainingPanel;
 
 class MainWindow : public QMainWindow {
@@ -38,6 +39,7 @@ public:
     Inspector* inspector() const { return inspector_; }
     PalettePanel* palette() const { return palette_; }
     SummaryPanel* summary() const { return summary_; }
+    TrainingMemoryEstimate* memoryEstimate() const { return memory_; }
     Recovery* recovery() const { return recovery_; }
 
     bool openFile(const QString& path);
@@ -83,6 +85,7 @@ private:
     CanvasView* view_;
     Inspector* inspector_;
     PalettePanel* palette_;
+    TrainingMemoryEstimate* memory_;
     SummaryPanel* summary_;
     Recovery* recovery_;
     QMenu* recentMenu_ = nullptr;

@@ -9,11 +9,12 @@
 
 #include "document/model_stats.h"
 #include "document/project_document.h"
+#include "document/training_memory.h"
 
 namespace lf::ui {
 
-SummaryPanel::SummaryPanel(ProjectDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), table_(new QTreeWidget), totals_(new QLabel) {
+SummaryPanel::SummaryPanel(ProjectDocument* doc, TrainingMemoryEstimate* memory, QWidget* parent)
+    : QWidget(parent), doc_(doc), memory_(memory), table_(new QTreeWidget), totals_(new QLabel) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     table_->setRootIsDecorated(false);
@@ -29,6 +30,7 @@ SummaryPanel::SummaryPanel(ProjectDocument* doc, QWidget* parent)
     pending_.setSingleShot(true);
     pending_.setInterval(60);
     connect(&pending_, &QTimer::timeout, this, &SummaryPanel::refresh);
+    connect(memory_, &TrainingMemoryEstimate::changed, this, [this] { pending_.start(); });
     refresh();
 }
 
@@ -64,7 +66,7 @@ void SummaryPanel::refresh() {
                          .arg(formatCount(a.total_params), formatCount(a.trainable_params),
                               formatCount(a.total_params - a.trainable_params), formatCount(a.flops))
                          .arg(doc_->project().training.batch_size)
-                         .arg(formatBytes(trainingMemoryBytes(doc_->project(), a))));
+                         .arg(memoryText(*memory_)));
 }
 
 }  // namespace lf::ui

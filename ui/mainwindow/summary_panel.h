@@ -10,17 +10,19 @@ class QTreeWidget;
 namespace lf::ui {
 
 class ProjectDocument;
+class TrainingMemoryEstimate;
 
 class SummaryPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit SummaryPanel(ProjectDocument* doc, QWidget* parent = nullptr);
+    SummaryPanel(ProjectDocument* doc, TrainingMemoryEstimate* memory, QWidget* parent = nullptr);
     QTreeWidget* table() const { return table_; }
     void refresh();  // runs on its own a moment after each change (coalesced, off the edit path)
 
 private:
     QTimer pending_;
     ProjectDocument* doc_;
+    TrainingMemoryEstimate* memory_;
     QTreeWidget* table_;
     QLabel* totals_;
 };

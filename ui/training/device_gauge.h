@@ -4,7 +4,7 @@
 // device API (cheap, non-blocking) from a timer, twice a second by default.
 #include <QWidget>
 
-#include "layerforge/core/device.h"
+#include "layerforge/devices/devices.h"
 
 class QComboBox;
 class QLabel;

@@ -6,7 +6,7 @@
 #include <QSpinBox>
 #include <QLineEdit>
 
-#include "layerforge/core/device.h"
+#include "layerforge/devices/devices.h"
 #include "training/memory_bar.h"
 
 namespace lf::ui {

@@ -6,7 +6,7 @@
 
 #include "document/project_document.h"
 #include "document/set_training.h"
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 #include "session/mailbox.h"
 #include "session/studio_session.h"
 #include "training/training_worker.h"
@@ -125,7 +125,7 @@ void TrainingController::onDone(const lf::ui::TrainingOutcome& outcome) {
         doc->push(new SetTrainingCommand(doc, doc->project().training, d));
     }
     setState(State::Idle);
-    if (outcome.status == "failed") Q_EMIT failed(outcome.message);
+    if (outcome.status == RunStatus::Failed) Q_EMIT failed(outcome.message);
     Q_EMIT finished(outcome.status, outcome.message);
 }
 

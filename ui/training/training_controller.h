@@ -40,7 +40,7 @@ public:
     qint64 runId() const { return runId_; }  // the current or last run; 0 before any
 
     // false (and a log line saying so) when a run is already going. Errors found later (the
-    // graph, the data, the store) end the run with failed() and finished("failed", ...).
+    // graph, the data, the store) end the run with failed() and finished(RunStatus::Failed, ...).
     bool start();
     bool resumeFrom(qint64 checkpointId);  // continues that checkpoint's run
     void pause();
@@ -52,9 +52,9 @@ Q_SIGNALS:
     void started(qint64 runId);                 // the run is recorded in the store
     void trainEvent(const lf::TrainEvent& e);  // RunStarted, coalesced Steps, EpochEnd, Paused, ...
     void checkpointSaved(qint64 checkpointId);
-    // Every run ends with finished(status, message): finished, early_stopped, stopped or failed.
-    void finished(const QString& status, const QString& message);
-    void failed(const QString& message);  // before finished("failed", ...)
+    // Every run ends with finished(status, message): Finished, EarlyStopped, Stopped or Failed.
+    void finished(lf::RunStatus status, const QString& message);
+    void failed(const QString& message);  // before finished(RunStatus::Failed, ...)
     void logLine(const QString& text);
 
 private:

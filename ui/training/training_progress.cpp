@@ -66,9 +66,11 @@ void TrainingProgress::showTrainEvent(const lf::TrainEvent& e) {
     }
 }
 
-void TrainingProgress::showEnd(const QString& status, const QString& message) {
-    bar_->setFormat(status == "failed" ? tr("failed") : status == "stopped" ? tr("stopped at %p%") : tr("%p%  done"));
-    status_->setText(message.isEmpty() ? status : message);
+void TrainingProgress::showEnd(RunStatus status, const QString& message) {
+    bar_->setFormat(status == RunStatus::Failed    ? tr("failed")
+                    : status == RunStatus::Stopped ? tr("stopped at %p%")
+                                                   : tr("%p%  done"));
+    status_->setText(message.isEmpty() ? QString(to_string(status)) : message);
     dataBound_->hide();
 }
 

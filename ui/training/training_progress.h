@@ -22,7 +22,7 @@ public:
 
 public Q_SLOTS:
     void showTrainEvent(const lf::TrainEvent& e);
-    void showEnd(const QString& status, const QString& message);
+    void showEnd(lf::RunStatus status, const QString& message);
     void clear();
 
 private:

@@ -24,7 +24,7 @@ struct TrainingOptions {
 
 // How a run ended, as the training thread reports it.
 struct TrainingOutcome {
-    QString status;   // finished | early_stopped | stopped | failed
+    RunStatus status = RunStatus::Failed;  // Finished, EarlyStopped, Stopped or Failed
     QString message;
     qint64 run = 0;   // 0 when no run was recorded
     QByteArray weights;  // safetensors; empty unless the run ended with weights
@@ -33,5 +33,6 @@ struct TrainingOutcome {
 
 }  // namespace lf::ui
 
+Q_DECLARE_METATYPE(lf::RunStatus)
 Q_DECLARE_METATYPE(lf::TrainEvent)
 Q_DECLARE_METATYPE(lf::ui::TrainingOutcome)

@@ -26,16 +26,16 @@ void TrainingWorker::run() {
     TrainingOutcome out;
     try {
         SessionResult r = session->run();
-        out.status = QString::fromStdString(r.fit.status);
+        out.status = r.fit.status;
         out.message = QString::fromStdString(r.fit.message);
         out.run = r.run;
         out.weights = QByteArray::fromStdString(r.weights);
         for (const std::string& c : r.class_names) out.classNames << QString::fromStdString(c);
     } catch (const std::bad_alloc&) {
-        out.status = "failed";
+        out.status = RunStatus::Failed;
         out.message = tr("out of memory: lower the batch size or the model's size, then start again");
     } catch (const std::exception& e) {
-        out.status = "failed";
+        out.status = RunStatus::Failed;
         out.message = QString::fromUtf8(e.what());
     }
     if (out.run == 0) out.run = run_;

@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 #include "session/mailbox.h"
 #include "training/training_types.h"
 

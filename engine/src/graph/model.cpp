@@ -8,7 +8,11 @@
 
 namespace lf {
 
-Model::Model(Graph g) : graph_(std::move(g)), analysis_(analyze(graph_)) {
+Model::Model(Graph g) : Model(std::move(g), true) {}
+
+Model Model::shapes_only(Graph g) { return Model(std::move(g), false); }
+
+Model::Model(Graph g, bool allocate) : graph_(std::move(g)), analysis_(analyze(graph_)) {
     std::set<std::string> names;
     for (const Node& n : graph_.nodes)
         if (!names.insert(n.name).second)
@@ -25,14 +29,15 @@ Model::Model(Graph g) : graph_(std::move(g)), analysis_(analyze(graph_)) {
     for (bool trainable : {true, false}) {
         for (WeightRef& r : refs_)
             if (r.trainable == trainable) {
-                r.offset = offset;
+                r.offset = allocate ? offset : 0;
                 offset += r.size;
             }
         if (trainable) trainable_size_ = offset;
     }
+    if (!allocate) offset = 1;  // the placeholder, not counted as held
     weights_.assign(offset, 0.f);
     grads_.assign(weights_.size(), 0.f);
-    lease_ = MemoryLease({.weights = offset * sizeof(float), .gradients = offset * sizeof(float)});
+    if (allocate) lease_ = MemoryLease({.weights = offset * sizeof(float), .gradients = offset * sizeof(float)});
 }
 
 const WeightRef* Model::find_weight(const std::string& name) const {

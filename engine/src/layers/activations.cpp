@@ -1,5 +1,4 @@
 // Activation-family layers: shape-preserving, no weights. All run on backend/cpu/activation_op.cpp.
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 
@@ -30,7 +29,6 @@ LayerSpec activation_layer(const std::string& type, const std::string& help, std
         info.flops = 4 * in[0].elements();
         return info;
     };
-    s.make_cpu = make_activation_op;
     return s;
 }
 

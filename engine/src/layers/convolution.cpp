@@ -3,7 +3,6 @@
 // Conv2DTranspose (kh, kw, filters, in). CPU forward/backward: backend/cpu/conv_op.cpp.
 #include <functional>
 
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 #include "layers/window.h"
@@ -69,7 +68,6 @@ LayerSpec conv_spec(const std::string& type, const std::string& help, std::vecto
         check_strides_dilation(p);
         return infer(p, in[0]);
     };
-    s.make_cpu = make_conv_op;
     return s;
 }
 

@@ -1,6 +1,5 @@
 // Dense(units, activation, use_bias): y = activation(x @ kernel + bias), kernel (in, units).
 // CPU forward/backward: backend/cpu/dense_op.cpp.
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 
@@ -29,7 +28,6 @@ void register_dense(LayerRegistry& r) {
         info.flops = 2 * k * units;
         return info;
     };
-    s.make_cpu = make_dense_op;
     r.add(std::move(s));
 }
 

@@ -1,6 +1,5 @@
 // Dropout(rate): zeroes a random fraction of values while training, scaling the rest by
 // 1 / (1 - rate); the identity at inference. CPU op: backend/cpu/dropout_op.cpp.
-#include "backend/cpu/ops.h"
 #include "layers/builtin.h"
 
 namespace lf {
@@ -17,7 +16,6 @@ void register_dropout(LayerRegistry& r) {
         info.output = in[0];
         return info;
     };
-    s.make_cpu = make_dropout_op;
     r.add(std::move(s));
 }
 

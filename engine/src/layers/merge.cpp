@@ -1,6 +1,5 @@
 // Merge layers of the Functional API: Add (element-wise sum) and Concatenate (along an axis).
 // CPU ops: backend/cpu/merge_ops.cpp.
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 
@@ -32,7 +31,6 @@ void register_merge(LayerRegistry& r) {
         info.flops = std::int64_t(in.size() - 1) * in[0].elements();
         return info;
     };
-    add.make_cpu = make_add_op;
     r.add(std::move(add));
 
     LayerSpec cat;
@@ -58,7 +56,6 @@ void register_merge(LayerRegistry& r) {
         info.output = out;
         return info;
     };
-    cat.make_cpu = make_concatenate_op;
     r.add(std::move(cat));
 }
 

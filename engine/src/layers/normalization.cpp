@@ -4,7 +4,6 @@
 // Keras' fused kernel does); at inference it uses the moving statistics. gamma and beta are
 // trained; the moving statistics are non-trainable weights (saved, never touched by the
 // optimizer). CPU forward/backward: backend/cpu/batch_norm_op.cpp.
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 
@@ -33,7 +32,6 @@ void register_normalization(LayerRegistry& r) {
         info.flops = 4 * in[0].elements();
         return info;
     };
-    s.make_cpu = make_batch_norm_op;
     r.add(std::move(s));
 }
 

@@ -1,7 +1,6 @@
 // MaxPool2D / AveragePooling2D (window pooling) and GlobalAveragePooling2D /
 // GlobalMaxPooling2D (one value per channel) over channels-last images.
 // CPU forward/backward: backend/cpu/pooling_op.cpp.
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 #include "layers/window.h"
@@ -40,7 +39,6 @@ LayerSpec window_pool(const std::string& type, const std::string& help) {
         info.flops = info.output.elements() * w.kernel[0] * w.kernel[1];
         return info;
     };
-    s.make_cpu = make_pooling_op;
     return s;
 }
 
@@ -56,7 +54,6 @@ LayerSpec global_pool(const std::string& type, const std::string& help) {
         info.flops = in[0].elements();
         return info;
     };
-    s.make_cpu = make_pooling_op;
     return s;
 }
 

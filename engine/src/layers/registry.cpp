@@ -30,14 +30,12 @@ LayerRegistry& LayerRegistry::instance() {
 
 void LayerRegistry::add(LayerSpec spec) {
     if (find(spec.type)) throw runtime_error("layer type '" + spec.type + "' is registered twice");
-    specs_.push_back(std::move(spec));
+    spec.op = layer_op_of(spec.type);
+    std::string what = "layer type '" + spec.type + "'";
+    specs_.add(std::move(spec), what);
 }
 
-const LayerSpec* LayerRegistry::find(const std::string& type) const {
-    for (const LayerSpec& s : specs_)
-        if (s.type == type) return &s;
-    return nullptr;
-}
+const LayerSpec* LayerRegistry::find(const std::string& type) const { return specs_.find(type); }
 
 namespace {
 

@@ -1,6 +1,5 @@
 // Flatten and Reshape: views that reinterpret the input's memory (channels-last order), no copy.
 // ZeroPadding2D: adds rows and columns of zeros around an image (backend/cpu/zero_padding_op.cpp).
-#include "backend/cpu/ops.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 #include "layers/window.h"
@@ -75,7 +74,6 @@ void register_reshaping(LayerRegistry& r) {
         info.output = Shape{in[0][0] + t[0] + t[1], in[0][1] + t[2] + t[3], in[0][2]};
         return info;
     };
-    pad.make_cpu = make_zero_padding_op;
     r.add(std::move(pad));
 }
 

@@ -3,24 +3,16 @@
 #include "layerforge/plugins/registrar.h"
 
 #include <algorithm>
-#include <deque>
 
-#include "backend/cpu/kernel_op.h"
 #include "layerforge/core/error.h"
 
 namespace lf {
 
 namespace {
 
-struct PluginTables {
-    std::vector<PluginRecord> records;
-    std::deque<LossSpec> losses;  // deques: find_* pointers stay valid as plugins are added
-    std::deque<MetricSpec> metrics;
-};
-
-PluginTables& tables() {
-    static PluginTables t;
-    return t;
+std::vector<PluginRecord>& records() {
+    static std::vector<PluginRecord> r;
+    return r;
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
@@ -29,7 +21,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 // "plugin 'Tutorial'" when a registered plugin added `name` to the list `field` picks; else "".
 std::string plugin_owner(const std::string& name, std::vector<std::string> PluginRecord::*field) {
-    for (const PluginRecord& r : tables().records)
+    for (const PluginRecord& r : records())
         if (contains(r.*field, name)) return "plugin '" + r.name + "'";
     return "";
 }
@@ -63,6 +55,7 @@ void PluginRegistrar::add_loss(LossSpec spec) { losses_.push_back(std::move(spec
 void PluginRegistrar::add_metric(MetricSpec spec) { metrics_.push_back(std::move(spec)); }
 
 std::string PluginRegistrar::problem() const {
+    if (registries_frozen()) return "plugins must be loaded at start-up, before the registries are frozen";
     std::vector<std::string> layer_names, loss_names, metric_names_;
     for (const auto& [s, kernel] : layers_) {
         if (s.type.empty()) return "a layer type has no name";
@@ -98,51 +91,34 @@ std::string PluginRegistrar::problem() const {
 
 PluginRecord PluginRegistrar::commit() {
     if (std::string p = problem(); !p.empty()) throw input_error("plugin '" + record_.name + "': " + p);
-    PluginTables& t = tables();
     for (auto& [s, kernel] : layers_) {
         record_.layers.push_back(s.type);
-        if (kernel) s.make_cpu = cpu_op_factory(std::move(kernel));
+        s.kernel = std::move(kernel);
         LayerRegistry::instance().add(std::move(s));
     }
     for (LossSpec& s : losses_) {
         record_.losses.push_back(s.type);
-        t.losses.push_back(std::move(s));
+        lf::add_loss(std::move(s));  // train's table, not this registrar's add_loss
     }
     for (MetricSpec& s : metrics_) {
         record_.metrics.push_back(s.name);
-        t.metrics.push_back(std::move(s));
+        lf::add_metric(std::move(s));
     }
     layers_.clear();
     losses_.clear();
     metrics_.clear();
-    t.records.push_back(record_);
-    return t.records.back();
+    records().push_back(record_);
+    return records().back();
 }
 
-const std::vector<PluginRecord>& registered_plugins() { return tables().records; }
+const std::vector<PluginRecord>& registered_plugins() { return records(); }
 
-const LossSpec* find_plugin_loss(const std::string& type) {
-    for (const LossSpec& s : tables().losses)
-        if (s.type == type) return &s;
-    return nullptr;
+void freeze_registries() {
+    LayerRegistry::instance().freeze();
+    freeze_losses();
+    freeze_metrics();
 }
 
-const MetricSpec* find_plugin_metric(const std::string& name) {
-    for (const MetricSpec& s : tables().metrics)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
-std::vector<std::string> plugin_loss_types() {
-    std::vector<std::string> out;
-    for (const LossSpec& s : tables().losses) out.push_back(s.type);
-    return out;
-}
-
-std::vector<std::string> plugin_metric_names() {
-    std::vector<std::string> out;
-    for (const MetricSpec& s : tables().metrics) out.push_back(s.name);
-    return out;
-}
+bool registries_frozen() { return LayerRegistry::instance().frozen() || losses_frozen() || metrics_frozen(); }
 
 }  // namespace lf

@@ -74,12 +74,12 @@ std::int64_t RunStore::create_run(const RunInfo& r) {
     return sqlite3_last_insert_rowid(db_->handle());
 }
 
-void RunStore::set_status(std::int64_t run, const std::string& status) {
+void RunStore::set_status(std::int64_t run, RunStatus status) {
     std::lock_guard lock(mutex_);
-    const bool running = status == "running";
+    const bool running = status == RunStatus::Running;
     Stmt s(*db_, running ? "UPDATE runs SET status = ?, finished = NULL, owner = ? WHERE id = ?"
                          : "UPDATE runs SET status = ?, finished = ? WHERE id = ?");
-    s.bind(1, status).bind(2, running ? store_detail::this_process_owner() : utc_now()).bind(3, run).run();
+    s.bind(1, std::string(to_string(status))).bind(2, running ? store_detail::this_process_owner() : utc_now()).bind(3, run).run();
 }
 
 namespace {
@@ -89,13 +89,18 @@ const char* const kRunColumns =
     "(SELECT coalesce(max(step), 0) FROM metrics WHERE run = runs.id), "
     "(SELECT coalesce(max(epoch), 0) FROM metrics WHERE run = runs.id), owner FROM runs";
 
-RunInfo run_from(const Stmt& s) {
+RunInfo run_from(const Stmt& s, const std::string& path) {
     RunInfo r;
     r.id = s.integer(0);
     r.name = s.text(1);
     r.created = s.text(2);
     r.finished = s.text(3);
-    r.status = s.text(4);
+    const std::string status = s.text(4);
+    const std::optional<RunStatus> known = parse_run_status(status);
+    if (!known)
+        throw runtime_error(path + ": run " + std::to_string(r.id) + " has the unknown status '" + status +
+                            "'; the store is damaged");
+    r.status = *known;
     r.graph = s.text(5);
     r.settings = s.text(6);
     r.dataset_fingerprint = s.text(7);
@@ -103,8 +108,8 @@ RunInfo run_from(const Stmt& s) {
     r.notes = s.text(9);
     r.last_step = s.integer(10);
     r.last_epoch = s.integer(11);
-    if (r.status == "running" && store_detail::owner_state(s.text(12)) == store_detail::OwnerState::Gone)
-        r.status = "interrupted";
+    if (r.status == RunStatus::Running && store_detail::owner_state(s.text(12)) == store_detail::OwnerState::Gone)
+        r.status = RunStatus::Interrupted;
     return r;
 }
 
@@ -144,7 +149,7 @@ std::vector<RunInfo> RunStore::runs() {
     std::lock_guard lock(mutex_);
     Stmt s(*db_, (std::string(kRunColumns) + " ORDER BY id").c_str());
     std::vector<RunInfo> out;
-    while (s.step()) out.push_back(run_from(s));
+    while (s.step()) out.push_back(run_from(s, db_->path()));
     return out;
 }
 
@@ -153,7 +158,7 @@ RunInfo RunStore::run(std::int64_t id) {
     Stmt s(*db_, (std::string(kRunColumns) + " WHERE id = ?").c_str());
     s.bind(1, id);
     if (!s.step()) throw input_error(db_->path() + ": no run " + std::to_string(id) + "; see `layerforge-cli runs list`");
-    return run_from(s);
+    return run_from(s, db_->path());
 }
 
 void RunStore::append_metrics(const std::vector<MetricRow>& rows) {

@@ -13,18 +13,19 @@ namespace lf {
 
 class Loss;
 class Metric;
-class Plan;
 class PlanCache;
+struct PlanSlot;
 
-// Copies the batch (`sample_elements` floats per sample) into the plan for its size, built on
-// first use, and returns that plan.
-Plan& feed(PlanCache& plans, const BatchView& batch, std::size_t sample_elements, bool training);
+// Sends the batch to the plan for its size, built on first use, and returns that plan.
+PlanSlot& feed(PlanCache& plans, const BatchView& batch, bool training);
 
-// Adds the plan's current output for `labels` to every metric. No allocation.
-void update_metrics(const std::vector<std::unique_ptr<Metric>>& metrics, const Plan& plan,
+// Adds the plan's output, as last downloaded into its HostLoss, for `labels` to every metric.
+// No allocation.
+void update_metrics(const std::vector<std::unique_ptr<Metric>>& metrics, const PlanSlot& slot,
                     const std::int32_t* labels, std::int64_t count);
 
-// Loss and metrics over one epoch of `source`, in order; the metrics are reset first.
+// Loss and metrics over one epoch of `source`, in order, with the weights the device holds;
+// the metrics are reset first.
 EvalResult evaluate_batches(BatchSource& source, PlanCache& plans, const Loss& loss,
                             const std::vector<std::unique_ptr<Metric>>& metrics);
 // The outputs over one epoch of `source`, in order: size() x output width.

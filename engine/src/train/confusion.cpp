@@ -92,4 +92,11 @@ void to_probabilities(float* v, std::int64_t width) {
 
 std::vector<float> binary_probabilities(float p) { return {1.f - p, p}; }
 
+std::vector<float> class_probabilities(const float* output, std::int64_t width) {
+    if (width == 1) return binary_probabilities(output[0]);
+    std::vector<float> p(output, output + width);
+    to_probabilities(p.data(), width);
+    return p;
+}
+
 }  // namespace lf

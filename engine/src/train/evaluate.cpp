@@ -1,7 +1,9 @@
 // Trainer::evaluate and Trainer::predict: the loops Inference runs (train/batch_runs.h), with the
-// trainer's loss, metrics and plans, so validation shares the run's memory check.
+// trainer's loss, metrics and plans, so validation shares the run's memory check. Both send the
+// host model's weights to the device first; fit's validation runs on the device's own.
 #include "layerforge/train/trainer.h"
 #include "train/batch_runs.h"
+#include "train/plan_cache.h"
 
 namespace lf {
 
@@ -13,6 +15,7 @@ EvalResult Trainer::evaluate(const TensorDataset& data) {
 
 EvalResult Trainer::evaluate(BatchSource& data) {
     check_source(data.sample_shape(), data.class_names().size(), "evaluation");
+    plans_->device().push_weights();
     return evaluate_batches(data, *plans_, *loss_, metrics_);
 }
 
@@ -24,6 +27,7 @@ std::vector<float> Trainer::predict(const TensorDataset& data) {
 
 std::vector<float> Trainer::predict(BatchSource& data) {
     check_source(data.sample_shape(), data.class_names().size(), "prediction");
+    plans_->device().push_weights();
     return predict_batches(data, *plans_);
 }
 

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "layerforge/core/error.h"
-#include "layerforge/graph/plan.h"
+#include "layerforge/backend/backend.h"
 #include "layerforge/train/metrics.h"
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/schedule.h"
@@ -32,10 +32,10 @@ double lookup(const Metrics& m, const std::string& name) {
 
 FitLoop::FitLoop(Trainer& trainer, BatchSource& train, BatchSource* validation, const TrainState* resume)
     : t_(trainer), train_(train), validation_(validation), n_(train.size()), bs_(std::min(train.batch_size(), n_)),
-      steps_per_epoch_(train.steps_per_epoch()), epochs_(trainer.config_.epochs),
-      width_(std::size_t(train.sample_shape().elements())) {
+      steps_per_epoch_(train.steps_per_epoch()), epochs_(trainer.config_.epochs) {
     t_.plans_->get(bs_, true);  // the big allocations before the first step
     if (n_ % bs_) t_.plans_->get(n_ % bs_, true);
+    t_.plans_->device().push_weights();  // the host model's: initialised, restored or resumed
     running_.emplace_back("loss", 0.0);
     for (const auto& m : t_.metrics_) running_.emplace_back(m->name(), 0.0);
     if (resume) this->resume(*resume);
@@ -78,7 +78,7 @@ FitResult FitLoop::run() {
         while (f == Flow::Next) f = step();
         if (f == Flow::Ended || end_epoch() == Flow::Ended) return result_;
     }
-    finish("finished", "", EventKind::Finished);
+    finish(RunStatus::Finished, "", EventKind::Finished);
     return result_;
 }
 
@@ -121,7 +121,7 @@ FitLoop::Flow FitLoop::step() {
     window_wait_ += seconds_since(wait_start);
     if (batch.count == 0) return Flow::EpochDone;
 
-    Plan& plan = feed_batch(batch);
+    PlanSlot& plan = feed_batch(batch);
     const std::int64_t it = t_.optimizer_->iterations();
     const double lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
     const double loss = train_step(plan, batch.labels);
@@ -156,7 +156,7 @@ FitLoop::Flow FitLoop::step() {
     if (t_.pause_) t_.wait_while_paused(ev_);  // takes a copy of ev_: only when pausing
     if (t_.stop_) {
         at_end_ = snapshot(epoch_, step_, epoch_rng_, loss_sum_, seen_);
-        return finish("stopped", "stopped by request at epoch " + std::to_string(epoch_) + ", step " +
+        return finish(RunStatus::Stopped, "stopped by request at epoch " + std::to_string(epoch_) + ", step " +
                                      std::to_string(ev_.step), EventKind::Stopped);
     }
     return Flow::Next;
@@ -167,7 +167,7 @@ FitLoop::Flow FitLoop::end_epoch() {
     Metrics epoch_metrics = running_;  // also when failed files made the epoch shorter
     if (validation_) {
         EvalResult val;
-        if (std::string err = data_error([&] { val = t_.evaluate(*validation_); }); !err.empty()) return fail(err);
+        if (std::string err = data_error([&] { val = evaluate_batches(*validation_, *t_.plans_, *t_.loss_, t_.metrics_); }); !err.empty()) return fail(err);
         for (const auto& [k, v] : val.metrics) epoch_metrics.emplace_back("val_" + k, v);
     }
     epoch_metrics.emplace_back("lr", ev_.learning_rate);
@@ -190,7 +190,7 @@ FitLoop::Flow FitLoop::end_epoch() {
     if (every > 0 && epoch_ % every == 0)
         if (std::string err = offer(at_end_, epoch_metrics); !err.empty()) return fail(err);
     if (stop_early)
-        return finish("early_stopped",
+        return finish(RunStatus::EarlyStopped,
                       "early stopping: " + t_.early_stopping_->monitor() + " did not improve after epoch " +
                           std::to_string(t_.early_stopping_->best_epoch()),
                       EventKind::Finished);
@@ -199,16 +199,17 @@ FitLoop::Flow FitLoop::end_epoch() {
 
 // Ends the run: the end-of-run checkpoint (whose failure fails the run), the best weights back
 // when EarlyStopping keeps them, and the last event.
-FitLoop::Flow FitLoop::finish(const std::string& status, const std::string& message, EventKind kind) {
+FitLoop::Flow FitLoop::finish(RunStatus status, const std::string& message, EventKind kind) {
     result_.status = status;
     result_.message = message;
     if (t_.checkpoint_policy_.at_end && kind != EventKind::Failed) {
         if (std::string err = offer(at_end_, ev_.metrics); !err.empty()) {
-            result_.status = "failed";
+            result_.status = RunStatus::Failed;
             result_.message = err;
             kind = EventKind::Failed;
         }
     }
+    t_.plans_->device().pull_weights();
     if (t_.early_stopping_ && t_.early_stopping_->restore_best_weights() && !best_weights_.empty())
         restore_best_weights();
     ev_.kind = kind;
@@ -218,26 +219,31 @@ FitLoop::Flow FitLoop::finish(const std::string& status, const std::string& mess
     return Flow::Ended;
 }
 
-Plan& FitLoop::feed_batch(const BatchView& batch) { return feed(*t_.plans_, batch, width_, true); }
+PlanSlot& FitLoop::feed_batch(const BatchView& batch) { return feed(*t_.plans_, batch, true); }
 
-// forward + loss + backward: the gradients land in the model's buffer.
-double FitLoop::train_step(Plan& plan, const std::int32_t* labels) { return plan.train_step(labels, *t_.loss_); }
-
-void FitLoop::apply_update(double lr) {
-    Model& m = t_.model_;
-    t_.optimizer_->step(m.weights().data(), m.grads().data(), m.trainable_size(), lr);
+// forward, the loss on the host, backward: the gradients land in the device model's buffer.
+double FitLoop::train_step(PlanSlot& plan, const std::int32_t* labels) {
+    return plan.loss.train_step(*t_.loss_, labels);
 }
 
-void FitLoop::keep_best_weights() { best_weights_ = t_.model_.weights(); }
+void FitLoop::apply_update(double lr) { t_.plans_->device().update(*t_.optimizer_, lr); }
 
-void FitLoop::restore_best_weights() { t_.model_.weights() = best_weights_; }
+void FitLoop::keep_best_weights() {
+    t_.plans_->device().pull_weights();
+    best_weights_ = t_.model_.weights();
+}
+
+void FitLoop::restore_best_weights() {
+    t_.model_.weights() = best_weights_;
+    t_.plans_->device().push_weights();
+}
 
 // Dropout masks count the steps each plan ran: full batches, and one remainder per epoch.
 void FitLoop::seek_dropout(const TrainState& s) {
     const std::int64_t full_per_epoch = n_ / bs_, done_epochs = s.epoch - 1;
-    t_.plans_->get(bs_, true).seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
+    t_.plans_->get(bs_, true).plan->seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
     if (n_ % bs_)
-        t_.plans_->get(n_ % bs_, true).seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
+        t_.plans_->get(n_ % bs_, true).plan->seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
 }
 
 TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, const std::string& rng, double loss_sum,
@@ -263,6 +269,7 @@ TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, con
 std::string FitLoop::offer(const TrainState& s, const Metrics& m) {
     if (!t_.checkpoint_sink_ || s.iterations == offered_at_) return "";
     offered_at_ = s.iterations;
+    t_.plans_->device().pull_weights();  // the sink saves the host model's weights
     try {
         t_.checkpoint_sink_->save(s, m);
     } catch (const std::exception& e) {

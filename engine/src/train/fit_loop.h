@@ -13,7 +13,7 @@
 
 namespace lf {
 
-class Plan;
+struct PlanSlot;
 
 class FitLoop {
 public:
@@ -30,12 +30,12 @@ private:
     void start_epoch();
     Flow step();
     Flow end_epoch();
-    Flow finish(const std::string& status, const std::string& message, EventKind kind);
-    Flow fail(const std::string& message) { return finish("failed", message, EventKind::Failed); }
+    Flow finish(RunStatus status, const std::string& message, EventKind kind);
+    Flow fail(const std::string& message) { return finish(RunStatus::Failed, message, EventKind::Failed); }
 
-    // The plan and the weights, one function per interaction (backend calls, later).
-    Plan& feed_batch(const BatchView& batch);
-    double train_step(Plan& plan, const std::int32_t* labels);
+    // The plan and the device's weights, one function per interaction.
+    PlanSlot& feed_batch(const BatchView& batch);
+    double train_step(PlanSlot& plan, const std::int32_t* labels);
     void apply_update(double lr);
     void keep_best_weights();
     void restore_best_weights();
@@ -58,7 +58,6 @@ private:
 
     // Fixed for the run.
     const std::int64_t n_, bs_, steps_per_epoch_, epochs_;
-    const std::size_t width_;  // floats per sample
     std::int64_t first_epoch_ = 1, first_step_ = 0;  // where this fit starts (a resume: mid-run)
     std::int64_t done_before_ = 0;                   // steps done before this fit
     bool every_step_ = false;                        // an observer wants every step

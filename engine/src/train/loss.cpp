@@ -1,6 +1,6 @@
 // Loss factory and the label check every loss runs first.
 #include "layerforge/core/error.h"
-#include "layerforge/plugins/registrar.h"
+#include "layerforge/core/registry.h"
 #include "train/loss_impl.h"
 #include "train/param_reader.h"
 
@@ -19,12 +19,33 @@ void check_labels(const char* loss, const LossBatch& b) {
 
 }  // namespace train_detail
 
+namespace {
+
+Registry<LossSpec, &LossSpec::type>& added() {
+    static Registry<LossSpec, &LossSpec::type> r;
+    return r;
+}
+
+}  // namespace
+
 std::vector<std::string> loss_types() {
     std::vector<std::string> types = {"SparseCategoricalCrossentropy", "CategoricalCrossentropy",
                                       "BinaryCrossentropy", "MeanSquaredError"};
-    for (auto& t : plugin_loss_types()) types.push_back(std::move(t));
+    for (const LossSpec& s : added().all()) types.push_back(s.type);
     return types;
 }
+
+void add_loss(LossSpec spec) {
+    const std::string what = "loss '" + spec.type + "'";
+    for (const auto& t : loss_types())
+        if (t == spec.type) throw input_error(what + " is registered twice");
+    added().add(std::move(spec), what);
+}
+
+const LossSpec* find_added_loss(const std::string& type) { return added().find(type); }
+
+void freeze_losses() { added().freeze(); }
+bool losses_frozen() { return added().frozen(); }
 
 std::unique_ptr<Loss> make_loss(const std::string& type, const Params& params) {
     using namespace train_detail;
@@ -35,7 +56,7 @@ std::unique_ptr<Loss> make_loss(const std::string& type, const Params& params) {
     const bool known = type == "SparseCategoricalCrossentropy" || type == "CategoricalCrossentropy" ||
                        type == "BinaryCrossentropy";
     if (!known) {
-        if (const LossSpec* plugin = find_plugin_loss(type)) return plugin->make(params);
+        if (const LossSpec* plugin = find_added_loss(type)) return plugin->make(params);
         std::string valid;
         for (const auto& t : loss_types()) valid += (valid.empty() ? "" : ", ") + t;
         throw input_error("unknown loss '" + type + "' (valid: " + valid + ")");

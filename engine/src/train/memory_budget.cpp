@@ -3,22 +3,41 @@
 #include <cstdio>
 
 #include "layerforge/core/error.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/train/optimizer.h"
 
 namespace lf {
 
+namespace {
+
+// From the refs: a shapes-only model holds no weights.
+std::size_t weight_bytes(const Model& model) {
+    std::size_t weights = 0;
+    for (const WeightRef& r : model.weight_refs()) weights += r.size;
+    return weights * sizeof(float);
+}
+
+}  // namespace
+
 MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimizer, const PlanOptions& plan) {
-    MemoryBreakdown m = Plan::estimate(model, plan);
-    m.weights = model.weights().size() * sizeof(float);
-    m.gradients += model.weights().size() * sizeof(float);  // one gradient per weight
-    m.optimizer_state = optimizer.state().size() * model.weights().size() * sizeof(float);
+    MemoryBreakdown m = estimate_inference_memory(model, plan);  // weights, their gradients, the plan
+    m.optimizer_state = optimizer.state().size() * m.weights;
     return m;
 }
 
+MemoryBreakdown estimate_training_memory(const Graph& graph, Optimizer& optimizer, const PlanOptions& plan) {
+    return estimate_training_memory(Model::shapes_only(graph), optimizer, plan);
+}
+
+MemoryBreakdown estimate_training_memory(const Project& project) {
+    const auto optimizer = make_optimizer(project.training.optimizer.type, project.training.optimizer.params);
+    return estimate_training_memory(project.graph, *optimizer, {.batch = project.training.batch_size, .mode = PlanMode::Train});
+}
+
 MemoryBreakdown estimate_inference_memory(const Model& model, const PlanOptions& plan) {
-    MemoryBreakdown m = Plan::estimate(model, plan);
-    m.weights = model.weights().size() * sizeof(float);
-    m.gradients += model.weights().size() * sizeof(float);
+    MemoryBreakdown m = backend_for(plan.device).estimate(model, plan);
+    m.weights = weight_bytes(model);
+    m.gradients += weight_bytes(model);  // the model holds them
     return m;
 }
 

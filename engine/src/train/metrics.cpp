@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "layerforge/core/error.h"
-#include "layerforge/plugins/registrar.h"
+#include "layerforge/core/registry.h"
 
 namespace lf {
 
@@ -87,20 +87,42 @@ std::int64_t parse_top_k(const std::string& name) {
     return std::stoll(digits);
 }
 
+Registry<MetricSpec, &MetricSpec::name>& added() {
+    static Registry<MetricSpec, &MetricSpec::name> r;
+    return r;
+}
+
 }  // namespace
 
 std::vector<std::string> metric_names() {
     std::vector<std::string> names = {"accuracy", "sparse_categorical_accuracy", "top_k_accuracy"};
-    for (auto& n : plugin_metric_names()) names.push_back(std::move(n));
+    for (const MetricSpec& s : added().all()) names.push_back(s.name);
     return names;
 }
+
+void add_metric(MetricSpec spec) {
+    const std::string what = "metric '" + spec.name + "'";
+    bool exists = true;
+    try {
+        make_metric(spec.name);  // also resolves patterns such as top3_accuracy
+    } catch (const Error&) {
+        exists = false;
+    }
+    if (exists) throw input_error(what + " is registered twice");
+    added().add(std::move(spec), what);
+}
+
+const MetricSpec* find_added_metric(const std::string& name) { return added().find(name); }
+
+void freeze_metrics() { added().freeze(); }
+bool metrics_frozen() { return added().frozen(); }
 
 std::unique_ptr<Metric> make_metric(const std::string& name) {
     // With integer labels Keras resolves "accuracy" to sparse_categorical_accuracy.
     if (name == "accuracy" || name == "sparse_categorical_accuracy") return std::make_unique<Accuracy>(name);
     if (name == "top_k_accuracy") return std::make_unique<TopKAccuracy>(name, 5);  // Keras default k
     if (std::int64_t k = parse_top_k(name); k > 0) return std::make_unique<TopKAccuracy>(name, k);
-    if (const MetricSpec* plugin = find_plugin_metric(name)) return plugin->make();
+    if (const MetricSpec* plugin = find_added_metric(name)) return plugin->make();
     std::string valid;
     for (const auto& m : metric_names()) valid += m + ", ";
     throw input_error("unknown metric '" + name + "' (valid: " + valid + "top<K>_accuracy such as top3_accuracy)");

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "layerforge/graph/memory.h"
+#include "layerforge/core/memory.h"
 #include "layerforge/train/optimizer.h"
 #include "train/param_reader.h"
 

@@ -1,12 +1,15 @@
 #include "train/plan_cache.h"
 
 #include "layerforge/core/error.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/train/memory_budget.h"
 
 namespace lf {
 
-PlanCache::PlanCache(Model& model, std::uint64_t seed, std::int64_t memory_limit_mb, Optimizer* optimizer)
-    : model_(model), seed_(seed), memory_limit_mb_(memory_limit_mb), optimizer_(optimizer) {}
+PlanCache::PlanCache(Model& model, const std::string& device, std::uint64_t seed, std::int64_t memory_limit_mb,
+                     Optimizer* optimizer)
+    : model_(model), device_(load_model(model, device)), seed_(seed), memory_limit_mb_(memory_limit_mb),
+      optimizer_(optimizer) {}
 
 PlanCache::~PlanCache() = default;
 
@@ -14,20 +17,21 @@ PlanCache::~PlanCache() = default;
 MemoryBreakdown PlanCache::need(const PlanOptions& o) const {
     MemoryBreakdown m = optimizer_ ? estimate_training_memory(model_, *optimizer_, o) : estimate_inference_memory(model_, o);
     for (const auto& [key, plan] : plans_)
-        if (plan) m += plan->memory();  // the plans built before stay alive
+        if (plan) m += plan->plan->memory();  // the plans built before stay alive
     return m;
 }
 
 // Plans are the run's big allocations: the configured limit is checked against the estimate
 // before one is built, and an allocation that fails anyway becomes a clear error.
-Plan& PlanCache::get(std::int64_t batch, bool training) {
+PlanSlot& PlanCache::get(std::int64_t batch, bool training) {
     auto& slot = plans_[{batch, training}];
     if (slot) return *slot;
-    const PlanOptions o{.batch = batch, .mode = training ? PlanMode::Train : PlanMode::Infer, .seed = seed_};
+    const PlanOptions o{.device = device_->device(), .batch = batch,
+                        .mode = training ? PlanMode::Train : PlanMode::Infer, .seed = seed_};
     const std::string what = training ? "training" : "evaluation";
     if (memory_limit_mb_ > 0) check_memory_limit(need(o), memory_limit_mb_, batch, what);
     try {
-        slot = std::make_unique<Plan>(model_, o);
+        slot = std::make_unique<PlanSlot>(device_->make_plan(o));
     } catch (const std::bad_alloc&) {  // the partial plan is freed: there is room to estimate
         throw runtime_error("out of memory while building the " + what + " plan at batch size " +
                             std::to_string(batch) + " (it needs about " + megabytes(need(o).total()) +

@@ -1,38 +1,51 @@
 #pragma once
-// The execution plans of one model, built on first use per (batch size, mode) and kept for the
-// run: a fit needs a training plan for full batches and one for the remainder, evaluation an
-// inference plan of each. Shared by the Trainer and Inference so a run's memory check counts
-// every plan it holds.
+// A model loaded onto a device and its execution plans, built on first use per (batch size,
+// mode) and kept for the run: a fit needs a training plan for full batches and one for the
+// remainder, evaluation an inference plan of each. Shared by the Trainer and Inference so a
+// run's memory check counts every plan it holds. Each plan comes with the host buffers of its
+// loss (HostLoss).
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 
-#include "layerforge/graph/plan.h"
+#include "layerforge/backend/backend.h"
+#include "layerforge/train/host_loss.h"
 
 namespace lf {
 
 class Optimizer;
 
+struct PlanSlot {
+    explicit PlanSlot(std::unique_ptr<Plan> p) : plan(std::move(p)), loss(*plan) {}
+    std::unique_ptr<Plan> plan;
+    HostLoss loss;
+};
+
 class PlanCache {
 public:
-    // `optimizer`: whose state the memory check adds to the plans (nullptr for inference, which
-    // binds none). `memory_limit_mb` <= 0: no limit.
-    PlanCache(Model& model, std::uint64_t seed, std::int64_t memory_limit_mb, Optimizer* optimizer);
+    // Loads `model` onto `device` (throws lf::Error (Input) for an unknown one). `optimizer`:
+    // whose state the memory check adds to the plans (nullptr for inference, which binds none).
+    // `memory_limit_mb` <= 0: no limit.
+    PlanCache(Model& model, const std::string& device, std::uint64_t seed, std::int64_t memory_limit_mb,
+              Optimizer* optimizer);
     ~PlanCache();
 
     // Builds the plan on first use; throws lf::Error (Runtime) when it would exceed the memory
     // limit or runs out of memory.
-    Plan& get(std::int64_t batch, bool training);
+    PlanSlot& get(std::int64_t batch, bool training);
+    DeviceModel& device() { return *device_; }
 
 private:
     MemoryBreakdown need(const PlanOptions& o) const;
 
     Model& model_;
+    std::unique_ptr<DeviceModel> device_;
     std::uint64_t seed_;
     std::int64_t memory_limit_mb_;
     Optimizer* optimizer_;
-    std::map<std::pair<std::int64_t, bool>, std::unique_ptr<Plan>> plans_;
+    std::map<std::pair<std::int64_t, bool>, std::unique_ptr<PlanSlot>> plans_;
 };
 
 }  // namespace lf

@@ -1,6 +1,7 @@
 #include "layerforge/train/trainer.h"
 
 #include "layerforge/core/error.h"
+#include "layerforge/train/data_fit.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/metrics.h"
 #include "layerforge/train/optimizer.h"
@@ -24,7 +25,8 @@ const char* to_string(EventKind k) {
     return "?";
 }
 
-Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), config_(config) {
+Trainer::Trainer(Model& model, const TrainingConfig& config, const std::string& device)
+    : model_(model), config_(config) {
     using train_detail::configured;
     model_.input_node();
     model_.output_node();
@@ -33,7 +35,8 @@ Trainer::Trainer(Model& model, const TrainingConfig& config) : model_(model), co
         metrics_.push_back(configured("metrics", [&] { return make_metric(m); }));
     optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
     optimizer_->bind(model_.weights().size());  // steps cover the trainable prefix
-    plans_ = std::make_unique<PlanCache>(model_, std::uint64_t(config.seed), config.memory_limit_mb, optimizer_.get());
+    plans_ = std::make_unique<PlanCache>(model_, device, std::uint64_t(config.seed), config.memory_limit_mb,
+                                         optimizer_.get());
     schedule_ = configured("schedule", [&] { return make_schedule(config.schedule.type, config.schedule.params); });
     make_callbacks();
     if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
@@ -58,16 +61,8 @@ void Trainer::make_callbacks() {
 }
 
 void Trainer::check_source(const Shape& shape, std::size_t class_count, const char* what) const {
-    const Shape& expected = model_.info(model_.input_node()).layer.output;
-    if (shape != expected)
-        throw input_error(std::string("the ") + what + " samples have shape " + shape.str() +
-                          " but the Input layer expects " + expected.str() + "; change the Input shape");
-    std::int64_t width = model_.info(model_.output_node()).layer.output.elements();
-    std::int64_t classes = std::int64_t(class_count);
-    if (width > 1 && classes > width)
-        throw input_error("the output layer has " + std::to_string(width) + " units but the " + what + " data has " +
-                          std::to_string(classes) + " classes; set the last layer's units to " +
-                          std::to_string(classes));
+    model_.input_node(), model_.output_node();  // exactly one of each, or an error naming them
+    require_data_fit(data_fit(model_.graph(), model_.analysis(), shape, std::int64_t(class_count)), what);
 }
 
 void Trainer::check_dataset(const TensorDataset& d, const char* what) const {

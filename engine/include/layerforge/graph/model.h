@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "layerforge/core/memory.h"
 #include "layerforge/graph/analysis.h"
-#include "layerforge/graph/memory.h"
 
 namespace lf {
 
@@ -22,6 +22,10 @@ class Model {
 public:
     // Analyzes the graph; throws lf::Error (Input) listing every error when it is not valid.
     explicit Model(Graph g);
+    // The same analysis and weight_refs() without the weights, for estimates (Backend::estimate)
+    // of models too large to hold: weights() and grads() are one placeholder float that every
+    // ref points at (offset 0), as a counting plan's buffers are. Never run or train it.
+    static Model shapes_only(Graph g);
 
     const Graph& graph() const { return graph_; }
     const Analysis& analysis() const { return analysis_; }
@@ -45,6 +49,8 @@ public:
     const std::string& output_node() const;
 
 private:
+    Model(Graph g, bool allocate);
+
     Graph graph_;
     Analysis analysis_;
     std::vector<float> weights_, grads_;

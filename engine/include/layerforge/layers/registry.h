@@ -1,5 +1,6 @@
 #pragma once
-// The layer registry: every layer type's parameter schema, shape rule and CPU factory.
+// The layer registry: every layer type's parameter schema, shape rule and op. Backends build the
+// op from their own tables keyed by LayerSpec::op (backend/cpu/op_table.cpp).
 // The CLI's `layers` command, the studio's palette and inspector all read this one table.
 #include <cstdint>
 #include <functional>
@@ -9,7 +10,10 @@
 #include <vector>
 
 #include "layerforge/core/params.h"
+#include "layerforge/core/registry.h"
 #include "layerforge/core/shape.h"
+#include "layerforge/layers/kernel.h"
+#include "layerforge/layers/layer_op.h"
 
 namespace lf {
 
@@ -45,9 +49,6 @@ struct LayerInfo {
     std::int64_t flops = 0;  // forward multiply-adds x 2, per sample
 };
 
-class CpuOp;
-struct OpSetup;
-
 struct LayerSpec {
     std::string type;      // Keras name: "Dense"
     std::string category;  // palette group: Core, Convolution, Pooling, Normalization, Activation, Merge
@@ -57,18 +58,23 @@ struct LayerSpec {
     bool view = false;                   // output shares the input's memory (Flatten, Reshape)
     // Throws lf::Error (Input) with a message fit for the node's error badge.
     std::function<LayerInfo(const Params& resolved, const std::vector<Shape>& inputs)> infer;
-    std::function<std::unique_ptr<CpuOp>(const OpSetup&)> make_cpu;  // null for Input and views
+    // Set by LayerRegistry::add from the type name: a built-in op, or Plugin.
+    LayerOp op = LayerOp::Plugin;
+    KernelFactory kernel;  // a plugin layer's plain-loop computation; null for built-ins and views
 };
 
 class LayerRegistry {
 public:
     static LayerRegistry& instance();  // holds the built-in layers
-    void add(LayerSpec spec);          // throws lf::Error on a duplicate type name
-    const LayerSpec* find(const std::string& type) const;
-    const std::vector<LayerSpec>& all() const { return specs_; }
+    // Throws lf::Error on a duplicate type name, and after freeze().
+    void add(LayerSpec spec);
+    const LayerSpec* find(const std::string& type) const;  // stays valid: specs never move
+    const std::deque<LayerSpec>& all() const { return specs_.all(); }
+    void freeze() { specs_.freeze(); }  // once plugins are loaded
+    bool frozen() const { return specs_.frozen(); }
 
 private:
-    std::vector<LayerSpec> specs_;
+    Registry<LayerSpec, &LayerSpec::type> specs_;
 };
 
 // Fills defaults, converts ints given for floats, broadcasts single ints to lists, and checks

@@ -21,24 +21,11 @@ namespace lf {
 inline constexpr int kPluginInterfaceVersion = 1;
 
 // A plugin's layer type: the LayerSpec gives name, palette category, help, parameter schema,
-// arity and shape rule (its make_cpu stays empty); the kernel computes it on the CPU. A view
+// arity and shape rule; the kernel (LayerSpec::kernel once registered) computes it on the CPU. A view
 // layer (spec.view, output aliasing the input) has no kernel.
 struct PluginLayer {
     LayerSpec spec;
     KernelFactory kernel;
-};
-
-struct LossSpec {
-    std::string type;  // as a project's training.loss names it
-    std::string help;
-    // Throws lf::Error (Input) for parameters it does not accept.
-    std::function<std::unique_ptr<Loss>(const Params&)> make;
-};
-
-struct MetricSpec {
-    std::string name;  // as a project's training.metrics names it
-    std::string help;
-    std::function<std::unique_ptr<Metric>()> make;
 };
 
 // What one plugin added, by name.
@@ -69,15 +56,13 @@ private:
     std::vector<MetricSpec> metrics_;
 };
 
-// Register plugins before building any Model: adding layer types may move the registry's specs,
-// which analyses point at. The studio and the CLI load plugins first thing.
-
 // The plugins registered so far, in order.
 const std::vector<PluginRecord>& registered_plugins();
-// Plugin losses and metrics by name (make_loss and make_metric fall back on these); null if none.
-const LossSpec* find_plugin_loss(const std::string& type);
-const MetricSpec* find_plugin_metric(const std::string& name);
-std::vector<std::string> plugin_loss_types();
-std::vector<std::string> plugin_metric_names();
+
+// Ends start-up: the layer, loss and metric registries take no more entries, so every thread
+// reads them without a lock; a later commit() is refused. The studio and the CLI call it
+// (through plugins::loadPlugins) once their plugins are loaded, before any model is built.
+void freeze_registries();
+bool registries_frozen();
 
 }  // namespace lf

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "layerforge/core/run_status.h"
+
 namespace lf {
 
 namespace store_detail {
@@ -25,9 +27,10 @@ inline constexpr int kRunStoreVersion = 3;  // PRAGMA user_version of a current 
 
 struct RunInfo {
     std::int64_t id = 0;
-    // status: running, finished, early_stopped, stopped, failed; or interrupted: stored as
-    // running, but the process training it on this machine has ended (killed, or its disk full).
-    std::string name, created, finished, status;
+    std::string name, created, finished;
+    // Interrupted is never stored: it reads so when the stored status is Running but the process
+    // training it on this machine has ended (killed, or its disk full).
+    RunStatus status = RunStatus::Running;
     std::string graph, settings;                   // JSON snapshots of what the run trained
     std::string dataset_fingerprint, device, notes;
     std::int64_t last_step = 0, last_epoch = 0;    // from its metrics
@@ -71,7 +74,7 @@ public:
 
     std::int64_t create_run(const RunInfo& r);  // name, graph, settings, fingerprint, device, notes
     // Also stamps `finished`, or for `running` (a resumed run) makes this process its owner.
-    void set_status(std::int64_t run, const std::string& status);
+    void set_status(std::int64_t run, RunStatus status);
     std::vector<RunInfo> runs();
     RunInfo run(std::int64_t id);  // throws lf::Error (Input) for an unknown id
 

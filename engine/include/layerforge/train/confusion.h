@@ -49,5 +49,7 @@ void add_predictions(ConfusionMatrix& m, const float* outputs, const std::int32_
 // unit p becomes (1 - p, p) only in `binary_probabilities`.
 void to_probabilities(float* v, std::int64_t width);
 std::vector<float> binary_probabilities(float p);
+// One output row as one probability per class: a single unit p gives (1 - p, p).
+std::vector<float> class_probabilities(const float* output, std::int64_t width);
 
 }  // namespace lf

@@ -6,6 +6,7 @@
 // its validation through the same loop.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "layerforge/train/trainer.h"  // EvalResult, TrainingConfig
@@ -17,8 +18,9 @@ class PlanCache;
 class Inference {
 public:
     // Builds the configured loss and metrics; throws lf::Error (Input) naming the training
-    // field that is wrong. The optimizer, schedule and callbacks are not read.
-    Inference(Model& model, const TrainingConfig& config);
+    // field that is wrong, or the unknown device. The optimizer, schedule and callbacks are not
+    // read. evaluate and predict send the host model's weights to the device first.
+    Inference(Model& model, const TrainingConfig& config, const std::string& device = "cpu");
     ~Inference();
     Inference(const Inference&) = delete;
     Inference& operator=(const Inference&) = delete;

@@ -2,8 +2,10 @@
 // Losses as tf.keras names them. A loss sees the model output of one batch (n x c,
 // row-major) and the integer class labels, returns the mean loss and writes its gradient.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "layerforge/core/params.h"
 
@@ -32,6 +34,20 @@ public:
 // MeanSquaredError; params: from_logits (bool, default false) for the cross-entropies.
 // Throws lf::Error (Input) naming an unknown type or parameter.
 std::unique_ptr<Loss> make_loss(const std::string& type, const Params& params = {});
-std::vector<std::string> loss_types();
+std::vector<std::string> loss_types();  // the built-ins, then the added ones
+
+// A loss type added at start-up (by a plugin, through PluginRegistrar): make_loss and
+// loss_types know it from then on. Train owns this table; plugins only add to it.
+struct LossSpec {
+    std::string type;  // as a project's training.loss names it
+    std::string help;
+    // Throws lf::Error (Input) for parameters it does not accept.
+    std::function<std::unique_ptr<Loss>(const Params&)> make;
+};
+// Throws lf::Error for a type make_loss knows already, and after freeze_losses().
+void add_loss(LossSpec spec);
+const LossSpec* find_added_loss(const std::string& type);  // null for built-ins and unknown types
+void freeze_losses();
+bool losses_frozen();
 
 }  // namespace lf

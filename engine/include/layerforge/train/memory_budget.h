@@ -6,17 +6,26 @@
 #include <cstdint>
 #include <string>
 
-#include "layerforge/graph/memory.h"
-#include "layerforge/graph/plan.h"
+#include "layerforge/backend/plan.h"
+#include "layerforge/core/memory.h"
+#include "layerforge/graph/model.h"
+#include "layerforge/project/project.h"
 
 namespace lf {
 
 class Optimizer;
 
-// Weights and their gradients, the optimizer's state (sized from its slots, bound or not) and
-// the activations and activation gradients of one plan (a training plan unless `plan` says
-// otherwise). Kernel workspaces are known only once the plan is built, so they are not included.
+// Weights and their gradients, the optimizer's state (sized from its slots, bound or not), and
+// the activations, activation gradients and kernel workspaces of one plan (Backend::estimate: the
+// kernels are chosen, not run; a training plan unless `plan` says otherwise).
 MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimizer, const PlanOptions& plan);
+// The same figure from the graph alone: the weights are sized from their shapes and never
+// allocated (Model::shapes_only). Throws lf::Error (Input) when the graph is not valid.
+MemoryBreakdown estimate_training_memory(const Graph& graph, Optimizer& optimizer, const PlanOptions& plan);
+// What `layerforge-cli info` prints and the studio's status bar shows: the project's graph with
+// its optimizer, for a training plan at its batch size. Throws lf::Error (Input) when the graph
+// or the optimizer settings are not valid.
+MemoryBreakdown estimate_training_memory(const Project& project);
 // The same without an optimizer, for evaluation and prediction (which bind none). The weights'
 // gradients still count: the model holds them.
 MemoryBreakdown estimate_inference_memory(const Model& model, const PlanOptions& plan);

@@ -1,6 +1,7 @@
 #pragma once
 // Streaming metrics (Keras update_state / result / reset_state). No allocation in update().
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,19 @@ public:
 
 // Names: "accuracy", "sparse_categorical_accuracy", "top_k_accuracy" (k = 5), "top3_accuracy" (any k).
 std::unique_ptr<Metric> make_metric(const std::string& name);
-std::vector<std::string> metric_names();
+std::vector<std::string> metric_names();  // the built-ins, then the added ones
+
+// A metric added at start-up (by a plugin, through PluginRegistrar): make_metric and
+// metric_names know it from then on. Train owns this table; plugins only add to it.
+struct MetricSpec {
+    std::string name;  // as a project's training.metrics names it
+    std::string help;
+    std::function<std::unique_ptr<Metric>()> make;
+};
+// Throws lf::Error for a name make_metric resolves already, and after freeze_metrics().
+void add_metric(MetricSpec spec);
+const MetricSpec* find_added_metric(const std::string& name);  // null for built-ins and unknown names
+void freeze_metrics();
+bool metrics_frozen();
 
 }  // namespace lf

@@ -6,11 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/backend/weight_update.h"
 #include "layerforge/core/params.h"
 
 namespace lf {
 
-class Optimizer {
+class Optimizer : public WeightUpdate {
 public:
     virtual ~Optimizer() = default;
     virtual std::string name() const = 0;
@@ -19,7 +20,7 @@ public:
     virtual void bind(std::size_t n) = 0;
     // One update of the first n floats of w (n <= the bound size: the trainable prefix) from
     // gradient g at learning rate lr; increments iterations().
-    virtual void step(float* w, const float* g, std::size_t n, double lr) = 0;
+    void step(float* w, const float* g, std::size_t n, double lr) override = 0;
     std::int64_t iterations() const { return iterations_; }
     void set_iterations(std::int64_t i) { iterations_ = i; }
     // Named state buffers ("m", "v", "momentum", ...) for checkpoints.

@@ -40,7 +40,7 @@ class CheckpointSink {
 public:
     virtual ~CheckpointSink() = default;
     // Called on the training thread between steps; the model's weights and the optimizer's
-    // state() are those of `state`. Throwing stops the run cleanly with status "failed".
+    // state() are those of `state`. Throwing stops the run cleanly with RunStatus::Failed.
     virtual void save(const TrainState& state, const std::vector<std::pair<std::string, double>>& metrics) = 0;
 };
 

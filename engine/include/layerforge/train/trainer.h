@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/core/run_status.h"
 #include "layerforge/data/batch_source.h"
 #include "layerforge/data/dataset.h"
 #include "layerforge/graph/model.h"
@@ -53,7 +54,7 @@ public:
 };
 
 struct FitResult {
-    std::string status;  // "finished", "early_stopped", "stopped", "failed"
+    RunStatus status = RunStatus::Finished;  // Finished, EarlyStopped, Stopped or Failed
     std::string message;
     std::int64_t epochs_run = 0, steps = 0;
     std::vector<Metrics> history;  // one entry per finished epoch
@@ -66,9 +67,11 @@ struct EvalResult {
 
 class Trainer {
 public:
-    // Builds loss, metrics, optimizer, schedule and callbacks; throws lf::Error (Input) naming
-    // the training field that is wrong.
-    Trainer(Model& model, const TrainingConfig& config);
+    // Builds loss, metrics, optimizer, schedule and callbacks and loads the model onto `device`;
+    // throws lf::Error (Input) naming the training field that is wrong, or the unknown device.
+    // Between calls the host model holds the current weights: fit, evaluate and predict send
+    // them to the device first, and fit brings them back when it ends.
+    Trainer(Model& model, const TrainingConfig& config, const std::string& device = "cpu");
     ~Trainer();
 
     void add_observer(TrainObserver* o) { observers_.push_back(o); }

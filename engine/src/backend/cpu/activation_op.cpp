@@ -1,6 +1,7 @@
 // CPU op for the Activation-family layers: maps the layer type and params to ActivationKernel.
 #include "backend/cpu/activation_kernel.h"
 #include "backend/cpu/ops.h"
+#include "layerforge/core/error.h"
 
 namespace lf {
 
@@ -12,16 +13,18 @@ struct Resolved {
 };
 
 Resolved resolve(const NodeInfo& node) {
-    const std::string& type = node.spec->type;
     const Params& p = node.params;
-    if (type == "Activation") return {param_str(p, "activation")};
-    if (type == "ReLU")
+    switch (node.spec->op) {
+    case LayerOp::Activation: return {param_str(p, "activation")};
+    case LayerOp::ReLU:
         return {"keras_relu", {param_float(p, "negative_slope"), param_float(p, "threshold"), param_float(p, "max_value")}};
-    if (type == "LeakyReLU") return {"leaky_relu", {param_float(p, "alpha")}};
-    if (type == "Sigmoid") return {"sigmoid"};
-    if (type == "Tanh") return {"tanh"};
-    if (type == "GELU") return {param_bool(p, "approximate") ? "gelu_tanh" : "gelu"};
-    return {"softmax"};
+    case LayerOp::LeakyReLU: return {"leaky_relu", {param_float(p, "alpha")}};
+    case LayerOp::Sigmoid: return {"sigmoid"};
+    case LayerOp::Tanh: return {"tanh"};
+    case LayerOp::GELU: return {param_bool(p, "approximate") ? "gelu_tanh" : "gelu"};
+    case LayerOp::Softmax: return {"softmax"};
+    default: throw runtime_error("layer type '" + node.spec->type + "' is not an activation");
+    }
 }
 
 class ActivationOp : public CpuOp {
@@ -53,33 +56,7 @@ private:
     bool fused_ = false;
 };
 
-// ReLU-like: max(x, 0) with an optional slope below zero, as oneDNN's eltwise_relu.
-bool is_activation_layer(const NodeInfo& node) {
-    using Factory = std::unique_ptr<CpuOp> (*)(const OpSetup&);
-    const Factory* f = node.spec->make_cpu.target<Factory>();
-    return f && *f == make_activation_op;
-}
-
-bool is_eltwise_relu(const Resolved& r) {
-    if (r.name == "relu" || r.name == "leaky_relu") return true;
-    return r.name == "keras_relu" && r.params.threshold == 0 && r.params.max_value <= 0;
-}
-
 }  // namespace
-
-// The sign of the output tells the slope when the slope below zero is >= 0, so the backward
-// can run from the output alone.
-bool relu_runs_in_place(const NodeInfo& node) {
-    if (!is_activation_layer(node)) return false;
-    Resolved r = resolve(node);
-    return is_eltwise_relu(r) && r.params.alpha >= 0;
-}
-
-bool is_plain_relu(const NodeInfo& node) {
-    if (!is_activation_layer(node)) return false;
-    Resolved r = resolve(node);
-    return is_eltwise_relu(r) && r.params.alpha == 0;
-}
 
 std::unique_ptr<CpuOp> make_activation_op(const OpSetup& s) { return std::make_unique<ActivationOp>(s); }
 

@@ -1,200 +1,97 @@
-// The CPU execution plan. Buffers: every non-view node owns an output buffer; a view (Flatten,
-// Reshape) aliases its input. Gradients: a node's consumers write d(loss)/d(output) straight
-// into its gradient buffer when it has one consumer; with several, one consumer writes that
-// buffer and the others slots of their own, added to it before the node's backward.
-// Rewrites (PlanOptions::fuse): a plain ReLU that is a BatchNormalization's only consumer is
-// folded into it (oneDNN's fuse_norm_relu) and becomes an alias of its output; another ReLU
-// overwrites its input's buffer when nobody else reads that buffer (see relu_in_place_ok); a
-// convolution's relu activation moves past the MaxPool2D that is its only consumer
-// (OpSetup::relu_after). In inference plans a BatchNormalization that is the only consumer of a
-// Conv2D or DepthwiseConv2D without activation is folded into its kernel and bias, together
-// with the ReLU it absorbed (OpSetup::folded_norm), and becomes an alias of its output.
-#include <algorithm>
-#include <map>
-#include <set>
+// The CPU execution plan: the schedule's buffers become host arrays, each running step one op.
+// Every decision about buffers, aliases and rewrites comes from graph/schedule.h; this file
+// only binds memory and builds ops.
+#include "backend/cpu/cpu_plan.h"
 
-#include "backend/cpu/ops.h"
+#include <algorithm>
+#include <cstring>
+
+#include "backend/cpu/cpu_backend.h"
 #include "core/slices.h"
 #include "layerforge/core/error.h"
-#include "layerforge/graph/memory.h"
-#include "layerforge/graph/plan.h"
-#include "layerforge/train/loss.h"
 
 namespace lf {
 
 namespace {
 
 struct Step {
-    std::string node;
-    std::unique_ptr<CpuOp> op;               // null for Input and views
-    float* grad = nullptr;                    // d(loss)/d(output), summed
-    std::vector<const float*> grad_slots;     // fan-out > 1: one per consumer, one of them may be `grad`
-    std::size_t count = 0;                    // batch x output elements
+    std::unique_ptr<CpuOp> op;             // null: nothing runs (Input, a view, a folded layer)
+    float* grad = nullptr;                  // d(loss)/d(output), summed
+    std::vector<const float*> grad_slots;  // fan-out > 1: one per consumer, one of them may be `grad`
+    std::size_t count = 0;
 };
+
+ScheduleOptions schedule_options(const PlanOptions& o) {
+    return {.batch = o.batch, .training = o.mode == PlanMode::Train, .seed = o.seed, .input_grads = o.input_grads,
+            .fuse = o.fuse};
+}
 
 }  // namespace
 
-struct Plan::Impl {
-    Model& model;
-    PlanOptions opt;
-    bool count_only;                          // an estimate: sizes are counted, nothing is built
+struct CpuPlan::Impl {
+    bool count_only;  // an estimate: sizes are counted, nothing is allocated or run
+    Schedule schedule;
     CpuContext ctx;
-    std::vector<std::vector<float>> buffers;  // owned once, never resized after construction
-    std::vector<Step> steps;                  // topological order
-    std::vector<float*> inputs, input_grads;
-    const float* output = nullptr;
-    float* output_grad = nullptr;
-    std::int64_t output_width = 0;
+    std::vector<std::vector<float>> buffers;  // the schedule's, owned once, never resized
+    std::vector<Step> steps;                  // the schedule's order
+    MemoryBreakdown bytes;
     CpuOp* output_op = nullptr;
-    MemoryBreakdown bytes;  // activations, gradients and workspaces of this plan
     MemoryLease lease;
 
-    // A zeroed buffer of n floats counted under `kind`; when only counting, one float stands in.
-    float* new_buffer(std::size_t n, std::size_t MemoryBreakdown::*kind) {
-        bytes.*kind += n * sizeof(float);
-        buffers.emplace_back(count_only ? 1 : n, 0.f);
-        return buffers.back().data();
-    }
-    float* new_activation(std::size_t n) { return new_buffer(n, &MemoryBreakdown::activations); }
-    float* new_gradient(std::size_t n) { return new_buffer(n, &MemoryBreakdown::gradients); }
-
-    Impl(Model& m, const PlanOptions& o, bool count) : model(m), opt(o), count_only(count) {
-        const Analysis& a = model.analysis();
-        const Graph& g = model.graph();
-        bool training = opt.mode == PlanMode::Train;
-        std::map<std::string, float*> out_of, grad_of;
-        std::map<std::string, bool> needs_grad;
-        std::map<std::string, int> fanout;
-        std::map<std::string, std::size_t> step_of;
-        std::map<std::string, std::string> consumer;  // of a node with one consumer
-        for (const Edge& e : g.edges) ++fanout[e.from.node], consumer[e.from.node] = e.to.node;
-        buffers.reserve(4 * a.order.size() + 4);
-        // The producer of a one-input node that feeds nothing else ("" when there is none).
-        auto only_input = [&](const std::string& id) -> std::string {
-            auto edges = g.inputs_of(id);
-            return edges.size() == 1 && fanout[edges[0].from.node] == 1 ? edges[0].from.node : "";
-        };
-        auto type_of = [&](const std::string& id) -> const std::string& { return a.nodes.at(id).spec->type; };
-        // A BatchNormalization whose only consumer is a plain ReLU that it absorbs.
-        auto folds_relu = [&](const std::string& bn) {
-            if (!opt.fuse || type_of(bn) != "BatchNormalization" || fanout[bn] != 1) return false;
-            const std::string& next = consumer.at(bn);
-            return is_plain_relu(a.nodes.at(next)) && !only_input(next).empty();
-        };
-
-        // A convolution with a relu activation whose only consumer is a MaxPool2D reading only it.
-        auto moves_relu_out = [&](const std::string& id) {
-            static const std::set<std::string> convs{"Conv2D", "DepthwiseConv2D", "Conv2DTranspose"};
-            if (!opt.fuse || !convs.count(type_of(id)) || fanout[id] != 1) return false;
-            const std::string& next = consumer.at(id);
-            return param_str(a.nodes.at(id).params, "activation") == "relu" && type_of(next) == "MaxPool2D" &&
-                   only_input(next) == id;
-        };
-
-        // Inference: a convolution that absorbs the BatchNormalization reading only it.
-        auto folds_norm = [&](const std::string& id) {
-            static const std::set<std::string> foldable{"Conv2D", "DepthwiseConv2D"};
-            if (training || !opt.fuse || !foldable.count(type_of(id)) || fanout[id] != 1) return false;
-            const std::string& next = consumer.at(id);
-            return param_str(a.nodes.at(id).params, "activation") == "linear" &&
-                   type_of(next) == "BatchNormalization" && only_input(next) == id;
-        };
-        auto folded_norm = [&](const std::string& conv) -> std::optional<OpSetup::FoldedNorm> {
-            if (!folds_norm(conv)) return std::nullopt;
-            const std::string& bn = consumer.at(conv);
-            std::vector<const float*> w;  // gamma, beta, moving mean, moving variance
-            for (const WeightRef* r : model.weights_of(bn)) w.push_back(model.weights().data() + r->offset);
-            return OpSetup::FoldedNorm{w.at(0), w.at(1), w.at(2), w.at(3),
-                                       float(param_float(a.nodes.at(bn).params, "epsilon")), folds_relu(bn)};
-        };
-
-        for (const std::string& id : a.order) {
-            const NodeInfo& info = a.nodes.at(id);
-            Step st;
-            st.node = id;
-            st.count = std::size_t(opt.batch * info.layer.output.elements());
-            std::vector<Edge> in_edges = g.inputs_of(id);
-            bool is_input = info.spec->type == "Input";
-            bool ng = training && (!info.layer.weights.empty() || (is_input && opt.input_grads));
-            for (const Edge& e : in_edges) ng = ng || needs_grad[e.from.node];
-            needs_grad[id] = ng;
-
-            OpSetup setup{.ctx = ctx, .node = info, .batch = opt.batch, .training = training,
-                          .seed = opt.seed + step_of.size() * 7919, .fuse_relu = folds_relu(id),
-                          .dry_run = count_only};
-            const std::string producer = only_input(id);
-            setup.relu_moved_out = moves_relu_out(id);
-            setup.relu_after = !producer.empty() && moves_relu_out(producer);
-            setup.folded_norm = folded_norm(id);
-            // Runs as part of the node before it: a ReLU in a BatchNormalization, a
-            // BatchNormalization in a convolution.
-            const bool folded = !producer.empty() && (folds_relu(producer) || folds_norm(producer));
-            const bool in_place = !folded && !producer.empty() && opt.fuse && relu_runs_in_place(info) &&
-                                  relu_in_place_ok(steps[step_of.at(producer)], a.nodes.at(producer));
-            for (const Edge& e : in_edges) {
-                setup.in.push_back(out_of.at(e.from.node));
-                float* slot = nullptr;
-                if (needs_grad[e.from.node]) {
-                    Step& producer = steps[step_of.at(e.from.node)];
-                    float* own = grad_of.at(e.from.node);
-                    if (fanout[e.from.node] == 1) {
-                        slot = own;
-                    } else {
-                        // One consumer writes the producer's gradient itself, the others slots of their
-                        // own that are added to it. Not a view: it has no backward of its own to write
-                        // the gradient, and its branch may end without reaching the loss.
-                        const auto& slots = producer.grad_slots;
-                        const bool taken = std::find(slots.begin(), slots.end(), own) != slots.end();
-                        slot = own && !taken && !info.spec->view ? own : new_gradient(producer.count);
-                        producer.grad_slots.push_back(slot);
-                    }
-                }
-                setup.in_grad.push_back(slot);
-            }
-            if (info.spec->view || folded) {
-                out_of[id] = const_cast<float*>(setup.in[0]);
-                grad_of[id] = setup.in_grad[0];
-            } else {
-                out_of[id] = in_place ? const_cast<float*>(setup.in[0]) : new_activation(st.count);
-                if (is_input) inputs.push_back(out_of[id]);
-                grad_of[id] = ng ? new_gradient(st.count) : nullptr;
-                if (is_input) input_grads.push_back(grad_of[id]);
-            }
-            st.grad = grad_of[id];
-            if (info.spec->make_cpu && !folded) {
-                setup.out = out_of[id];
-                setup.out_grad = st.grad;
-                for (const WeightRef* w : model.weights_of(id)) {
-                    setup.w.push_back(model.weights().data() + w->offset);
-                    setup.w_grad.push_back(model.grads().data() + w->offset);
-                }
-                try {
-                    st.op = info.spec->make_cpu(setup);
-                } catch (const dnnl::error& e) {
-                    throw runtime_error("node '" + id + "': oneDNN could not build a kernel: " + e.what());
-                }
-                if (st.op) bytes.workspaces += st.op->workspace_bytes();
-            }
-            step_of[id] = steps.size();
-            steps.push_back(std::move(st));
-        }
-        const std::string& out_id = a.outputs.size() == 1 ? a.outputs[0] : a.order.back();
-        Step& last = steps[step_of.at(out_id)];
-        output = out_of.at(out_id);
-        output_width = a.nodes.at(out_id).layer.output.elements();
-        output_op = last.op.get();
-        if (training && !last.grad) last.grad = grad_of[out_id] = new_gradient(last.count);
-        output_grad = last.grad;
+    Impl(const Model& model, const PlanOptions& o, WeightMemory wm, bool count)
+        : count_only(count), schedule(make_schedule(model, schedule_options(o), cpu_backward_reads_output)) {
+        bytes.activations = schedule.bytes(BufferKind::Activation);
+        bytes.gradients = schedule.bytes(BufferKind::Gradient);
+        buffers.reserve(schedule.buffers.size());
+        for (const PlannedBuffer& b : schedule.buffers) buffers.emplace_back(count_only ? 1 : b.floats, 0.f);
+        steps.reserve(schedule.steps.size());
+        for (const ScheduledStep& s : schedule.steps) steps.push_back(build(model, s, wm));
+        output_op = steps[schedule.output_step].op.get();
         bytes.workspaces += ctx.scratch.bytes();
         if (count_only) return;
         ctx.scratch.allocate();
         lease = MemoryLease(bytes);
     }
 
-    // The producer's buffer may be overwritten by the ReLU after it (its only consumer) when the
-    // producer owns it (not an Input or a view) and its backward does not read it.
-    static bool relu_in_place_ok(const Step& producer, const NodeInfo& info) {
-        return producer.op && !info.spec->view && !producer.op->backward_reads_output();
+    float* buffer(int id) { return id == kNoBuffer ? nullptr : buffers[std::size_t(id)].data(); }
+    const float* buffer(int id) const { return id == kNoBuffer ? nullptr : buffers[std::size_t(id)].data(); }
+
+    Step build(const Model& model, const ScheduledStep& s, WeightMemory wm) {
+        Step st;
+        st.count = s.count;
+        st.grad = buffer(s.grad);
+        for (int slot : s.grad_slots) st.grad_slots.push_back(buffer(slot));
+        if (!s.runs) return st;
+        const bool training = schedule.options.training;
+        OpSetup setup{.ctx = ctx, .node = *s.info, .batch = schedule.options.batch, .training = training,
+                      .seed = s.seed, .fuse_relu = s.rewrites.fuse_relu, .relu_moved_out = s.rewrites.relu_moved_out,
+                      .relu_after = s.rewrites.relu_after, .dry_run = count_only};
+        for (int id : s.in) setup.in.push_back(buffer(id));
+        for (int id : s.in_grad) setup.in_grad.push_back(buffer(id));
+        setup.out = buffer(s.out);
+        setup.out_grad = st.grad;
+        for (const WeightRef* w : model.weights_of(s.node)) {
+            setup.w.push_back(wm.weights + w->offset);
+            setup.w_grad.push_back(wm.grads + w->offset);
+        }
+        if (!s.rewrites.folded_norm.empty()) {
+            std::vector<const float*> w;  // gamma, beta, moving mean, moving variance
+            for (const WeightRef* r : model.weights_of(s.rewrites.folded_norm)) w.push_back(wm.weights + r->offset);
+            setup.folded_norm = OpSetup::FoldedNorm{
+                w.at(0), w.at(1), w.at(2), w.at(3),
+                float(param_float(model.info(s.rewrites.folded_norm).params, "epsilon")), s.rewrites.folded_norm_relu};
+        }
+        try {
+            st.op = make_cpu_op(setup);
+        } catch (const dnnl::error& e) {
+            throw runtime_error("node '" + s.node + "': oneDNN could not build a kernel: " + e.what());
+        }
+        if (!st.op) return st;
+        bytes.workspaces += st.op->workspace_bytes();
+        // The planner decided in-place ReLUs from cpu_backward_reads_output; the op must agree.
+        if (st.op->backward_reads_output() != cpu_backward_reads_output(s, schedule))
+            throw runtime_error("node '" + s.node + "': the CPU op and the planner disagree on what its backward reads");
+        return st;
     }
 
     // The consumers' gradients, summed into the producer's own buffer: one consumer may have
@@ -215,39 +112,73 @@ struct Plan::Impl {
         }
     }
 
-    LossBatch batch_for(const std::int32_t* labels) const {
-        LossBatch b{output, nullptr, labels, opt.batch, output_width};
-        if (output_op)
-            if (auto tail = output_op->softmax_tail()) b.logits = tail->logits;
-        return b;
-    }
+    std::size_t output_floats() const { return std::size_t(schedule.options.batch * schedule.output_width); }
 };
 
-Plan::Plan(Model& model, const PlanOptions& options) : impl_(std::make_unique<Impl>(model, options, false)) {}
-Plan::~Plan() = default;
+CpuPlan::CpuPlan(const Model& model, const PlanOptions& options, WeightMemory memory)
+    : CpuPlan(model, options, memory, false) {}
 
-MemoryBreakdown Plan::memory() const { return impl_->bytes; }
-std::size_t Plan::scratchpad_bytes() const { return impl_->ctx.scratch.bytes(); }
+CpuPlan::CpuPlan(const Model& model, const PlanOptions& options, WeightMemory memory, bool count_only)
+    : Plan(options), impl_(std::make_unique<Impl>(model, options, memory, count_only)) {}
 
-MemoryBreakdown Plan::estimate(const Model& model, const PlanOptions& options) {
-    return Impl(const_cast<Model&>(model), options, true).bytes;  // counts only: nothing is written
+CpuPlan::~CpuPlan() = default;
+
+MemoryBreakdown CpuPlan::estimate(const Model& model, const PlanOptions& options) {
+    // Counts only: the ops are built over placeholders and never run, nothing is written.
+    float placeholder = 0;
+    return CpuPlan(model, options, {&placeholder, &placeholder}, true).memory();
 }
 
-std::int64_t Plan::batch() const { return impl_->opt.batch; }
-std::size_t Plan::input_count() const { return impl_->inputs.size(); }
-float* Plan::input(std::size_t i) { return impl_->inputs.at(i); }
-const float* Plan::output() const { return impl_->output; }
-std::int64_t Plan::output_width() const { return impl_->output_width; }
-float* Plan::output_grad() { return impl_->output_grad; }
-const float* Plan::input_grad(std::size_t i) const { return impl_->input_grads.at(i); }
+MemoryBreakdown CpuPlan::memory() const { return impl_->bytes; }
+std::size_t CpuPlan::scratchpad_bytes() const { return impl_->ctx.scratch.bytes(); }
 
-void Plan::forward() {
+std::size_t CpuPlan::input_count() const { return impl_->schedule.inputs.size(); }
+
+std::int64_t CpuPlan::input_width(std::size_t i) const {
+    const Schedule& s = impl_->schedule;
+    const int id = s.inputs.at(i);
+    return std::int64_t(s.buffers[std::size_t(id)].floats) / s.options.batch;
+}
+
+void CpuPlan::set_input(const float* host, std::size_t i) {
+    const int id = impl_->schedule.inputs.at(i);
+    std::memcpy(impl_->buffer(id), host, impl_->schedule.buffers[std::size_t(id)].floats * sizeof(float));
+}
+
+std::int64_t CpuPlan::output_width() const { return impl_->schedule.output_width; }
+
+void CpuPlan::read_output(float* host) const {
+    std::memcpy(host, impl_->buffer(impl_->schedule.output), impl_->output_floats() * sizeof(float));
+}
+
+bool CpuPlan::output_is_softmax() const { return impl_->output_op && impl_->output_op->softmax_tail(); }
+
+void CpuPlan::read_logits(float* host) const {
+    auto tail = impl_->output_op ? impl_->output_op->softmax_tail() : std::nullopt;
+    if (!tail) throw runtime_error("read_logits() on a plan whose output is not a softmax");
+    std::memcpy(host, tail->logits, impl_->output_floats() * sizeof(float));
+}
+
+void CpuPlan::forward() {
     for (Step& st : impl_->steps)
         if (st.op) st.op->forward();
 }
 
-void Plan::backward() {
-    if (impl_->opt.mode != PlanMode::Train) throw runtime_error("backward() on an inference plan");
+void CpuPlan::set_output_grad(const float* host, OutputGrad of) {
+    if (options().mode != PlanMode::Train) throw runtime_error("set_output_grad() on an inference plan");
+    const bool logits = of == OutputGrad::Logits;
+    float* dst = impl_->buffer(impl_->schedule.output_grad);
+    if (logits) {
+        auto tail = impl_->output_op ? impl_->output_op->softmax_tail() : std::nullopt;
+        if (!tail) throw runtime_error("a gradient of logits for a plan whose output is not a softmax");
+        dst = tail->logits_grad;
+    }
+    if (impl_->output_op) impl_->output_op->fuse_softmax_into_loss(logits);
+    std::memcpy(dst, host, impl_->output_floats() * sizeof(float));
+}
+
+void CpuPlan::backward() {
+    if (options().mode != PlanMode::Train) throw runtime_error("backward() on an inference plan");
     for (auto it = impl_->steps.rbegin(); it != impl_->steps.rend(); ++it) {
         if (!it->grad) continue;
         if (!it->grad_slots.empty()) impl_->sum_slots(*it);
@@ -255,33 +186,22 @@ void Plan::backward() {
     }
 }
 
-double Plan::loss(const std::int32_t* labels, const Loss& loss) const {
-    return loss.compute(impl_->batch_for(labels), nullptr);
+void CpuPlan::read_input_grad(float* host, std::size_t i) const {
+    const Schedule& s = impl_->schedule;
+    const int id = s.input_grads.at(i);
+    if (id == kNoBuffer) throw runtime_error("read_input_grad() on a plan built without input_grads");
+    std::memcpy(host, impl_->buffer(id), s.buffers[std::size_t(id)].floats * sizeof(float));
 }
 
-double Plan::train_step(const std::int32_t* labels, const Loss& loss) {
-    forward();
-    LossBatch b = impl_->batch_for(labels);
-    bool fused = b.logits && loss.fuses_softmax(b);
-    float* grad = impl_->output_grad;
-    if (impl_->output_op) {
-        impl_->output_op->fuse_softmax_into_loss(fused);
-        if (fused) grad = impl_->output_op->softmax_tail()->logits_grad;
-    }
-    double value = loss.compute(b, grad);
-    backward();
-    return value;
-}
-
-void Plan::seek_rng(std::uint64_t steps) {
+void CpuPlan::seek_rng(std::uint64_t steps) {
     for (Step& st : impl_->steps)
         if (st.op) st.op->seek_rng(steps);
 }
 
-std::vector<std::pair<std::string, std::string>> Plan::kernels() const {
+std::vector<std::pair<std::string, std::string>> CpuPlan::kernels() const {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const Step& st : impl_->steps)
-        if (st.op) out.emplace_back(st.node, st.op->impl_info());
+    for (std::size_t i = 0; i < impl_->steps.size(); ++i)
+        if (impl_->steps[i].op) out.emplace_back(impl_->schedule.steps[i].node, impl_->steps[i].op->impl_info());
     return out;
 }
 

@@ -1,5 +1,6 @@
 // Runs a plain-loop LayerKernel (a plugin layer) as a CPU op of the plan.
-#include "backend/cpu/kernel_op.h"
+#include "backend/cpu/ops.h"
+#include "layerforge/layers/kernel.h"
 
 namespace lf {
 
@@ -24,11 +25,9 @@ KernelSetup kernel_setup(const OpSetup& s) {
 
 }  // namespace
 
-std::function<std::unique_ptr<CpuOp>(const OpSetup&)> cpu_op_factory(KernelFactory make_kernel) {
-    return [make = std::move(make_kernel)](const OpSetup& s) -> std::unique_ptr<CpuOp> {
-        if (s.dry_run) return nullptr;  // a plugin kernel may touch its buffers when built
-        return std::make_unique<KernelOp>(make(kernel_setup(s)));
-    };
+std::unique_ptr<CpuOp> make_kernel_op(const OpSetup& s) {
+    if (s.dry_run || !s.node.spec->kernel) return nullptr;  // a plugin kernel may touch its buffers when built
+    return std::make_unique<KernelOp>(s.node.spec->kernel(kernel_setup(s)));
 }
 
 }  // namespace lf

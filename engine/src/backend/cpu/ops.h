@@ -1,5 +1,5 @@
 #pragma once
-// Factories of the CPU ops, one per file in this folder; the layer specs in layers/ point here.
+// Factories of the CPU ops, one per file in this folder; op_table.cpp keys them by LayerOp.
 #include <memory>
 
 #include "backend/cpu/op.h"
@@ -12,13 +12,10 @@ std::unique_ptr<CpuOp> make_dropout_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_add_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_concatenate_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_conv_op(const OpSetup& s);         // Conv2D, DepthwiseConv2D, Conv2DTranspose
-std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s);      // window and global pooling
+std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s);      // MaxPool2D, AveragePooling2D
+std::unique_ptr<CpuOp> make_global_pooling_op(const OpSetup& s);  // GlobalAveragePooling2D, GlobalMaxPooling2D
 std::unique_ptr<CpuOp> make_batch_norm_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_zero_padding_op(const OpSetup& s);
-
-// ReLU rewrites of the plan (activation_op.cpp): a ReLU whose backward can run from its output
-// (slope >= 0, no threshold or cap) may run in place; a plain max(x, 0) may fold into BatchNorm.
-bool relu_runs_in_place(const NodeInfo& node);
-bool is_plain_relu(const NodeInfo& node);
+std::unique_ptr<CpuOp> make_kernel_op(const OpSetup& s);       // a plugin layer's LayerSpec::kernel
 
 }  // namespace lf

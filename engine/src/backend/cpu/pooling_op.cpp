@@ -90,7 +90,7 @@ private:
 class GlobalPoolingOp : public CpuOp {
 public:
     explicit GlobalPoolingOp(const OpSetup& s)
-        : max_(s.node.spec->type == "GlobalMaxPooling2D"), batch_(std::size_t(s.batch)),
+        : max_(s.node.spec->op == LayerOp::GlobalMaxPooling2D), batch_(std::size_t(s.batch)),
           pixels_(std::size_t(s.node.inputs[0][0] * s.node.inputs[0][1])),
           channels_(std::size_t(s.node.inputs[0][2])), in_(s.in[0]), out_(s.out), out_grad_(s.out_grad),
           in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]) {
@@ -152,9 +152,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s) {
-    if (s.node.spec->type.rfind("Global", 0) == 0) return std::make_unique<GlobalPoolingOp>(s);
-    return std::make_unique<PoolingOp>(s);
-}
+std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s) { return std::make_unique<PoolingOp>(s); }
+std::unique_ptr<CpuOp> make_global_pooling_op(const OpSetup& s) { return std::make_unique<GlobalPoolingOp>(s); }
 
 }  // namespace lf

@@ -1,4 +1,4 @@
-#include "layerforge/store/run_recorder.h"
+#include "layerforge/run/run_recorder.h"
 
 #include <chrono>
 #include <cmath>
@@ -47,7 +47,7 @@ void RunRecorder::save(const TrainState& state, const Metrics& metrics) {
             if (c.id == id) on_saved(c);
 }
 
-void RunRecorder::finish(const std::string& status) {
+void RunRecorder::finish(RunStatus status) {
     writer_.flush();
     store_.set_status(run_, status);
 }

@@ -1,7 +1,8 @@
 #pragma once
-// The compute devices this build offers and what their memory holds, for the training panel's
-// device list and the memory gauges. Reading is cheap (a few small /proc files) and never
-// blocks on the engine, so the studio can poll it from a timer on the GUI thread.
+// A compute device as a backend reports it, and what its memory holds, for the training panel's
+// device list and the memory gauges. Reading is cheap (a few small /proc files on the CPU) and
+// never blocks on the engine, so the studio can poll it from a timer on the GUI thread.
+// list_devices() and device_memory() (layerforge/devices/devices.h) ask the registered backends.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,8 +22,6 @@ struct DeviceList {
     std::string gpu_unavailable;
 };
 
-DeviceList list_devices();
-
 struct DeviceMemory {
     std::uint64_t process = 0;      // this process: resident set (CPU) or its allocations (GPU)
     std::uint64_t used = 0;         // every process together (total - available)
@@ -30,8 +29,5 @@ struct DeviceMemory {
     std::uint64_t engine = 0;       // bytes the engine's models, plans and optimizers hold now
     std::uint64_t engine_peak = 0;  // their highest total so far
 };
-
-// Throws lf::Error (Input) for a device id that list_devices() does not report.
-DeviceMemory device_memory(const std::string& device = "cpu");
 
 }  // namespace lf

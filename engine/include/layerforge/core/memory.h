@@ -22,6 +22,9 @@ struct MemoryBreakdown {
 // happens when they are built, never per training step.
 MemoryBreakdown memory_in_use(const std::string& device = "cpu");
 MemoryBreakdown memory_peak(const std::string& device = "cpu");
+// Starts a new peak from what is in use now, e.g. when a new run begins, so its gauge shows
+// that run's high-water mark rather than an earlier one's.
+void reset_peak(const std::string& device = "cpu");
 
 // Adds its bytes to the device's account while it lives; copies count again.
 class MemoryLease {

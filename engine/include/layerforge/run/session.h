@@ -54,7 +54,7 @@ public:
 
 struct SessionResult {
     std::int64_t run = 0;
-    FitResult fit;                    // "failed", or "stopped" without finish_up: nothing below was done
+    FitResult fit;                    // Failed, or Stopped without finish_up: nothing below was done
     std::optional<EvalResult> test;   // when the data has a test split
     std::string weights_path;         // where the weights were saved
     std::string weights;              // the saved file's bytes (safetensors)
@@ -78,7 +78,7 @@ public:
 
     // Runs once. Throws lf::Error for bad input (training settings, data, a checkpoint that does
     // not fit) and for a store that cannot be written; a run that fails while fitting (NaN loss,
-    // a checkpoint not saved) returns status "failed" with the checkpoints committed before it.
+    // a checkpoint not saved) returns RunStatus::Failed with the checkpoints committed before it.
     SessionResult run();
 
     void request_pause();

@@ -1,7 +1,7 @@
 // TrainingSession: the steps of a training run around Trainer::fit, shared by the CLI and the
 // studio. The order matters and is the CLI's: settings are checked before the store is opened,
 // the store before the data is bound, and the run is created only when the data is there.
-#include "layerforge/train/session.h"
+#include "layerforge/run/session.h"
 
 #include <filesystem>
 
@@ -9,8 +9,8 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "layerforge/run/run_recorder.h"
 #include "layerforge/store/checkpoint.h"
-#include "layerforge/store/run_recorder.h"
 #include "layerforge/store/weights_file.h"
 #include "layerforge/train/event_text.h"
 
@@ -58,7 +58,7 @@ RetentionPolicy retention(const SessionOptions& o, bool has_validation) {
 // as a killed one does (store/run_owner.h).
 void record_failure(RunRecorder& recorder, std::string* message) {
     try {
-        recorder.finish("failed");
+        recorder.finish(RunStatus::Failed);
     } catch (const std::exception&) {
         if (message) *message += "; its status could not be recorded, so the run will be listed as interrupted";
     }
@@ -156,7 +156,7 @@ SessionResult TrainingSession::run() {
     SessionListener& out = *listener_;
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
-    Trainer trainer(model, p.training);
+    Trainer trainer(model, p.training, o.device);
     trainer.add_observer(gate_.get());
     for (TrainObserver* obs : o.observers) trainer.add_observer(obs);
     trainer.set_log_every(o.log_every);
@@ -190,7 +190,7 @@ SessionResult TrainingSession::run() {
                                     store.path() + " checkpoint " + std::to_string(c.id));
         result.run = c.run;
         store.delete_metrics_after(result.run, c.step);
-        store.set_status(result.run, "running");
+        store.set_status(result.run, RunStatus::Running);
         out.on_line("resuming run " + std::to_string(result.run) + " from " + c.name() + " (id " +
                     std::to_string(c.id) + ", epoch " + std::to_string(c.epoch) + ")");
         out.on_resumed(result.run, c);
@@ -226,7 +226,7 @@ SessionResult TrainingSession::run() {
         throw;
     }
     set_trainer(nullptr);
-    if (result.fit.status == "failed") {
+    if (result.fit.status == RunStatus::Failed) {
         if (last_saved) {
             if (result.fit.message.ends_with('.')) result.fit.message.pop_back();
             result.fit.message += "; the run's last checkpoint, " + last_saved->name() + " (epoch " +
@@ -239,7 +239,8 @@ SessionResult TrainingSession::run() {
     const std::vector<FileProblem> problems = pipeline_problems(*data);
     for (const FileProblem& f : problems) out.on_line("skipped " + f.path + ": " + f.reason);
     if (!problems.empty()) out.on_pipeline_problems(problems);
-    if (result.fit.status == "failed" || (result.fit.status == "stopped" && !finish_up_)) return result;
+    if (result.fit.status == RunStatus::Failed || (result.fit.status == RunStatus::Stopped && !finish_up_))
+        return result;
 
     if (data->test) {
         result.test = trainer.evaluate(*data->test);

@@ -1,4 +1,4 @@
-#include "layerforge/graph/memory.h"
+#include "layerforge/core/memory.h"
 
 #include <map>
 #include <mutex>
@@ -61,6 +61,12 @@ MemoryBreakdown memory_in_use(const std::string& device) {
 MemoryBreakdown memory_peak(const std::string& device) {
     std::lock_guard lock(mutex());
     return accounts()[device].peak;
+}
+
+void reset_peak(const std::string& device) {
+    std::lock_guard lock(mutex());
+    Account& a = accounts()[device];
+    a.peak = a.now;
 }
 
 MemoryLease::MemoryLease(const MemoryBreakdown& bytes, std::string device) : bytes_(bytes), device_(std::move(device)) {

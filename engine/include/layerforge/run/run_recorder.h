@@ -20,7 +20,7 @@ public:
     void on_event(const TrainEvent& e) override;
     void save(const TrainState& state, const Metrics& metrics) override;
     // Commits the remaining metrics and records the run's final status.
-    void finish(const std::string& status);
+    void finish(RunStatus status);
 
     std::function<void(const CheckpointInfo&)> on_saved;  // after each committed checkpoint
 

@@ -1,0 +1,83 @@
+#pragma once
+// A compute backend (the CPU through oneDNN today; CUDA later, loaded at run time) behind one
+// interface, split as ggml splits it: the Backend names its devices, reports their memory,
+// says which nodes it can run and loads a Model onto a device; the DeviceModel it returns owns
+// the weights and gradients in that device's memory and builds the plans that run over them
+// (each plan owns its activation buffers). Nothing outside a backend touches its memory: the
+// host Model is brought up to date with pull_weights() and sent down with push_weights().
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "layerforge/backend/device.h"
+#include "layerforge/backend/plan.h"
+#include "layerforge/backend/weight_update.h"
+#include "layerforge/graph/model.h"
+
+namespace lf {
+
+class DeviceModel {
+public:
+    virtual ~DeviceModel() = default;
+    DeviceModel(const DeviceModel&) = delete;
+    DeviceModel& operator=(const DeviceModel&) = delete;
+
+    Model& model() const { return model_; }
+    const std::string& device() const { return device_; }
+
+    // Plans share this model's weights and gradients; PlanOptions::device must be device().
+    // Throws lf::Error (Runtime) when a kernel cannot be built.
+    virtual std::unique_ptr<Plan> make_plan(const PlanOptions& options) = 0;
+
+    // Host model.weights() -> device (after a restore, a load, a finite-difference nudge).
+    virtual void push_weights() = 0;
+    // Device -> host model.weights(), moving statistics included (before a checkpoint, an
+    // export, saving the weights or keeping the best ones).
+    virtual void pull_weights() = 0;
+    // Device -> host model.grads(): the gradients of the last backward().
+    virtual void pull_grads() = 0;
+    // One optimizer step over the trainable weights with the gradients of the last backward().
+    virtual void update(WeightUpdate& rule, double lr) = 0;
+
+protected:
+    DeviceModel(Model& model, std::string device) : model_(model), device_(std::move(device)) {}
+
+private:
+    Model& model_;
+    std::string device_;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;              // "cpu"
+    virtual std::vector<DeviceInfo> devices() const = 0;
+    virtual bool has_device(const std::string& device) const = 0;  // cheap: no device query
+    // Throws lf::Error (Input) for a device this backend does not have.
+    virtual DeviceMemory memory(const std::string& device) const = 0;
+    // Why the node cannot run on this backend ("" when it can), for the node's diagnostic.
+    virtual std::string unsupported(const NodeInfo& node) const = 0;
+    // Weights and gradients of `model` on `device`, copied from the host model.
+    virtual std::unique_ptr<DeviceModel> load(Model& model, const std::string& device) = 0;
+    // A plan's activations, gradients and workspaces without allocating its buffers or
+    // registering anything: the kernels are chosen, never run.
+    virtual MemoryBreakdown estimate(const Model& model, const PlanOptions& options) const = 0;
+    // Waits until the device has finished the work queued so far.
+    virtual void synchronize(const std::string& device) { (void)device; }
+};
+
+// The registered backends, the CPU first. A test or a run-time module adds one with add();
+// a backend serves the device ids it has_device().
+class BackendRegistry {
+public:
+    void add(std::unique_ptr<Backend> backend);  // throws lf::Error on a duplicate name
+    const std::vector<std::unique_ptr<Backend>>& all() const { return backends_; }
+    // Null when no backend has the device.
+    Backend* for_device(const std::string& device) const;
+
+private:
+    std::vector<std::unique_ptr<Backend>> backends_;
+};
+
+}  // namespace lf

@@ -1,0 +1,82 @@
+#pragma once
+// An execution plan: a Model compiled by one backend for one device and batch size. Steps,
+// buffers and kernels are created once (graph/schedule.h decides them, the backend builds
+// them); forward() and backward() then run with no allocation (the analogue of tf.function).
+// The caller reaches the plan's memory only through this interface: inputs and the output's
+// gradient go in, outputs and input gradients come out, as host arrays.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "layerforge/core/memory.h"
+
+namespace lf {
+
+enum class PlanMode { Train, Infer };
+
+struct PlanOptions {
+    std::string device = "cpu";  // a device id of list_devices(): "cpu", "cuda:0", ...
+    std::int64_t batch = 1;
+    PlanMode mode = PlanMode::Train;
+    std::uint64_t seed = 0;    // dropout masks
+    bool input_grads = false;  // also compute d(loss)/d(input) (gradient checks, saliency)
+    bool fuse = true;          // ReLU folded into BatchNormalization or run in place where legal
+};
+
+// Which array set_output_grad() receives.
+enum class OutputGrad {
+    Output,  // d(loss)/d(output)
+    Logits,  // d(loss)/d(softmax input), when output_is_softmax(): the Softmax backward is skipped
+};
+
+class Plan {
+public:
+    virtual ~Plan() = default;
+    Plan(const Plan&) = delete;
+    Plan& operator=(const Plan&) = delete;
+
+    const PlanOptions& options() const { return options_; }
+    std::int64_t batch() const { return options_.batch; }
+
+    virtual std::size_t input_count() const = 0;
+    // Elements of one sample at input i (channels last); Input nodes in graph order.
+    virtual std::int64_t input_width(std::size_t i = 0) const = 0;
+    // Copies batch x input_width(i) floats into the plan.
+    virtual void set_input(const float* host, std::size_t i = 0) = 0;
+    virtual std::int64_t output_width() const = 0;
+    // Copies the output, batch x output_width() floats, to host.
+    virtual void read_output(float* host) const = 0;
+    // Whether the output is softmax(logits) over the last axis; read_logits then gives the
+    // logits, so a cross-entropy can work on them (stable) and return their gradient.
+    virtual bool output_is_softmax() const = 0;
+    virtual void read_logits(float* host) const = 0;
+
+    virtual void forward() = 0;
+    // The gradient of the loss for the last forward(), batch x output_width() floats.
+    virtual void set_output_grad(const float* host, OutputGrad of = OutputGrad::Output) = 0;
+    // Gradients of every weight land in the device model's gradient buffer; of activations in
+    // the plan. Training plans only.
+    virtual void backward() = 0;
+    // d(loss)/d(input i) after backward(), with PlanOptions::input_grads.
+    virtual void read_input_grad(float* host, std::size_t i = 0) const = 0;
+
+    // Random streams (dropout masks) continue as if this plan had already run `steps` training
+    // steps; a resumed run uses it to reproduce the masks of an uninterrupted one.
+    virtual void seek_rng(std::uint64_t steps) = 0;
+
+    // (node id, kernel implementation) for every compiled op, e.g. to spot reference kernels.
+    virtual std::vector<std::pair<std::string, std::string>> kernels() const = 0;
+
+    // This plan's activations, gradients of activations and kernel workspaces, in bytes.
+    virtual MemoryBreakdown memory() const = 0;
+
+protected:
+    explicit Plan(PlanOptions options) : options_(std::move(options)) {}
+
+private:
+    PlanOptions options_;
+};
+
+}  // namespace lf

@@ -1,0 +1,101 @@
+// The CPU backend. Its device is the host, so a model's weights and gradients stay in the host
+// Model's own arrays (no copy: push and pull have nothing to do), and plans are CpuPlans over
+// them. The device is read from /proc: model name and thread count, MemTotal / MemAvailable,
+// and the process's resident pages.
+#include "backend/cpu/cpu_backend.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+#include "backend/cpu/cpu_plan.h"
+#include "layerforge/core/error.h"
+#include "layerforge/core/memory.h"
+
+namespace lf {
+
+namespace {
+
+// "MemTotal:  16314412 kB" -> bytes; 0 when the key is missing.
+std::uint64_t meminfo_bytes(const std::string& key) {
+    std::ifstream in("/proc/meminfo");
+    std::string name, unit;
+    std::uint64_t kb = 0;
+    while (in >> name >> kb) {
+        std::getline(in, unit);
+        if (name == key + ":") return kb * 1024;
+    }
+    return 0;
+}
+
+std::string cpu_name() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, name = "CPU";
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            auto colon = line.find(':');
+            if (colon != std::string::npos) name = line.substr(line.find_first_not_of(' ', colon + 1));
+            break;
+        }
+    return name + " (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads)";
+}
+
+std::uint64_t resident_bytes() {
+    std::ifstream in("/proc/self/statm");
+    std::uint64_t size = 0, resident = 0;
+    in >> size >> resident;
+    return resident * std::uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+class CpuDeviceModel final : public DeviceModel {
+public:
+    explicit CpuDeviceModel(Model& m) : DeviceModel(m, "cpu") {}
+
+    std::unique_ptr<Plan> make_plan(const PlanOptions& o) override {
+        if (o.device != device()) throw runtime_error("a plan for '" + o.device + "' from the CPU's model");
+        return std::make_unique<CpuPlan>(model(), o, WeightMemory{model().weights().data(), model().grads().data()});
+    }
+    void push_weights() override {}  // the plans read the host arrays
+    void pull_weights() override {}
+    void pull_grads() override {}
+    void update(WeightUpdate& rule, double lr) override {
+        rule.step(model().weights().data(), model().grads().data(), model().trainable_size(), lr);
+    }
+};
+
+class CpuBackend final : public Backend {
+public:
+    std::string name() const override { return "cpu"; }
+    std::vector<DeviceInfo> devices() const override { return {{"cpu", "cpu", cpu_name(), meminfo_bytes("MemTotal")}}; }
+    bool has_device(const std::string& device) const override { return device == "cpu"; }
+
+    DeviceMemory memory(const std::string& device) const override {
+        if (!has_device(device)) throw input_error("the CPU backend has no device '" + device + "'");
+        DeviceMemory m;
+        m.total = meminfo_bytes("MemTotal");
+        const std::uint64_t available = meminfo_bytes("MemAvailable");
+        m.used = m.total > available ? m.total - available : 0;
+        m.process = resident_bytes();
+        m.engine = memory_in_use(device).total();
+        m.engine_peak = memory_peak(device).total();
+        return m;
+    }
+
+    std::string unsupported(const NodeInfo&) const override { return ""; }  // every layer runs here
+
+    std::unique_ptr<DeviceModel> load(Model& model, const std::string& device) override {
+        if (!has_device(device)) throw input_error("the CPU backend has no device '" + device + "'");
+        return std::make_unique<CpuDeviceModel>(model);
+    }
+
+    MemoryBreakdown estimate(const Model& model, const PlanOptions& options) const override {
+        return CpuPlan::estimate(model, options);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace lf

@@ -1,0 +1,21 @@
+#pragma once
+// The CPU backend: oneDNN primitives (and plugin loops) on host memory.
+#include <memory>
+#include <string>
+
+#include "backend/cpu/op.h"
+#include "layerforge/backend/backend.h"
+#include "layerforge/graph/schedule.h"
+
+namespace lf {
+
+std::unique_ptr<Backend> make_cpu_backend();
+
+// The CPU op of a running step (op_table.cpp), or null when the layer has nothing to run.
+std::unique_ptr<CpuOp> make_cpu_op(const OpSetup& setup);
+
+// Whether the CPU op of `step` will read its own output in backward(): the planner then keeps
+// a ReLU after it from overwriting that buffer. The op reports the same (checked when built).
+bool cpu_backward_reads_output(const ScheduledStep& step, const Schedule& schedule);
+
+}  // namespace lf

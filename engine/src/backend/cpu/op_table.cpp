@@ -1,0 +1,82 @@
+// The CPU backend's op table: one factory per LayerOp, in enum order (checked at compile time),
+// and what each op's backward reads, for the planner's in-place decisions.
+#include <set>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/ops.h"
+
+namespace lf {
+
+namespace {
+
+using CpuFactory = std::unique_ptr<CpuOp> (*)(const OpSetup&);
+
+constexpr OpTableEntry<CpuFactory> kCpuOps[] = {
+    {LayerOp::Input, nullptr},
+    {LayerOp::Dense, make_dense_op},
+    {LayerOp::Flatten, nullptr},  // views: the output aliases the input
+    {LayerOp::Reshape, nullptr},
+    {LayerOp::ZeroPadding2D, make_zero_padding_op},
+    {LayerOp::Activation, make_activation_op},
+    {LayerOp::ReLU, make_activation_op},
+    {LayerOp::LeakyReLU, make_activation_op},
+    {LayerOp::Sigmoid, make_activation_op},
+    {LayerOp::Tanh, make_activation_op},
+    {LayerOp::GELU, make_activation_op},
+    {LayerOp::Softmax, make_activation_op},
+    {LayerOp::Dropout, make_dropout_op},
+    {LayerOp::Add, make_add_op},
+    {LayerOp::Concatenate, make_concatenate_op},
+    {LayerOp::Conv2D, make_conv_op},
+    {LayerOp::DepthwiseConv2D, make_conv_op},
+    {LayerOp::Conv2DTranspose, make_conv_op},
+    {LayerOp::MaxPool2D, make_pooling_op},
+    {LayerOp::AveragePooling2D, make_pooling_op},
+    {LayerOp::GlobalAveragePooling2D, make_global_pooling_op},
+    {LayerOp::GlobalMaxPooling2D, make_global_pooling_op},
+    {LayerOp::BatchNormalization, make_batch_norm_op},
+    {LayerOp::Plugin, make_kernel_op},
+};
+static_assert(in_step(kCpuOps), "kCpuOps must list every LayerOp once, in enum order");
+
+// The activation a Dense or convolution applies after its primitive, after the rewrites.
+std::string post_activation_of(const ScheduledStep& step) {
+    const StepRewrites& r = step.rewrites;
+    if (!r.folded_norm.empty()) return r.folded_norm_relu ? "relu" : "linear";
+    if (r.relu_moved_out) return "linear";
+    return param_str(step.info->params, "activation");
+}
+
+// PostActivation::reads_output(): a fused activation differentiated from its output (training
+// plans with a gradient), or a softmax.
+bool post_activation_reads_output(const std::string& name, const ScheduledStep& step, const Schedule& schedule) {
+    static const std::set<std::string> fused{"relu", "sigmoid", "tanh", "elu", "exponential"};
+    if (name == "softmax") return true;
+    return fused.count(name) && schedule.options.training && step.grad != kNoBuffer;
+}
+
+}  // namespace
+
+std::unique_ptr<CpuOp> make_cpu_op(const OpSetup& setup) {
+    CpuFactory make = kCpuOps[std::size_t(setup.node.spec->op)].make;
+    return make ? make(setup) : nullptr;
+}
+
+bool cpu_backward_reads_output(const ScheduledStep& step, const Schedule& schedule) {
+    const LayerOp op = step.info->spec->op;
+    if (op == LayerOp::Dense || is_convolution_op(op)) return post_activation_reads_output(post_activation_of(step), step, schedule);
+    if (op == LayerOp::MaxPool2D || op == LayerOp::AveragePooling2D)
+        return post_activation_reads_output(step.rewrites.relu_after ? "relu" : "linear", step, schedule);
+    if (is_activation_op(op))
+        return step.rewrites.in_place || op == LayerOp::Softmax ||
+               (op == LayerOp::Activation && param_str(step.info->params, "activation") == "softmax");
+    switch (op) {
+    case LayerOp::BatchNormalization:  // its input, statistics and workspace
+    case LayerOp::Dropout:             // its mask
+    case LayerOp::Add:
+    case LayerOp::Concatenate: return false;
+    default: return true;  // global pooling, padding, plugin loops: assumed to
+    }
+}
+
+}  // namespace lf
