@@ -5,7 +5,7 @@
 
 #include "graph_builder.h"
 #include "synthetic_data.h"
-#include "layerforge/graph/memory.h"
+#include "layerforge/core/memory.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/train/inference.h"
 #include "layerforge/train/trainer.h"
