@@ -6,6 +6,7 @@
 #include "export/inference_graph.h"
 #include "export/layer_mapping.h"
 #include "layerforge/core/error.h"
+#include "layerforge/graph/batch_norm_fold.h"
 #include "layers/window.h"
 
 namespace lf {
@@ -134,9 +135,9 @@ private:
         Tensor& b = op.weights[1];
         const std::size_t per = w.data.size() / std::size_t(channels);
         for (std::size_t o = 0; o < std::size_t(channels); ++o) {
-            const double s = gamma[o] / std::sqrt(double(var[o]) + eps);
+            const double s = norm_fold_scale(double(gamma[o]), double(var[o]), eps);
             for (std::size_t k = 0; k < per; ++k) w.data[o * per + k] = float(w.data[o * per + k] * s);
-            b.data[o] = float((b.data[o] - mean[o]) * s + beta[o]);
+            b.data[o] = float(norm_fold_shift(double(b.data[o]), double(mean[o]), double(beta[o]), s));
         }
         op.layer += "+" + bn.name;
     }

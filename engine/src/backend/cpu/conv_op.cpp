@@ -9,6 +9,7 @@
 
 #include "backend/cpu/ops.h"
 #include "backend/cpu/post_activation.h"
+#include "layerforge/graph/batch_norm_fold.h"
 #include "layers/window.h"
 
 namespace lf {
@@ -49,8 +50,8 @@ KernelLayout kernel_layout(ConvKind k, std::int64_t kh, std::int64_t kw, std::in
     return {};
 }
 
-// y = gamma * (conv(x, W) + b - mean) / sqrt(var + eps) + beta is conv(x, W * s) + (b - mean) * s
-// + beta with s = gamma / sqrt(var + eps) per output channel. Recomputed before every forward
+// y = gamma * (conv(x, W) + b - mean) / sqrt(var + eps) + beta is conv(x, W * s) + shift with
+// graph/batch_norm_fold.h's scale s and shift per output channel. Recomputed before every forward
 // from the live weights: an inference plan built during training sees each epoch's weights.
 class FoldedKernel {
 public:
@@ -68,8 +69,8 @@ public:
     void refold() {
         const std::size_t c = folded_bias_.size();
         for (std::size_t o = 0; o < c; ++o) {
-            scale_[o] = norm_.gamma[o] / std::sqrt(norm_.moving_variance[o] + norm_.epsilon);
-            folded_bias_[o] = ((bias_ ? bias_[o] : 0.f) - norm_.moving_mean[o]) * scale_[o] + norm_.beta[o];
+            scale_[o] = norm_fold_scale(norm_.gamma[o], norm_.moving_variance[o], norm_.epsilon);
+            folded_bias_[o] = norm_fold_shift(bias_ ? bias_[o] : 0.f, norm_.moving_mean[o], norm_.beta[o], scale_[o]);
         }
         for (std::size_t i = 0; i < folded_kernel_.size(); i += c)
             for (std::size_t o = 0; o < c; ++o) folded_kernel_[i + o] = kernel_[i + o] * scale_[o];
