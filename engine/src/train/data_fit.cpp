@@ -39,4 +39,18 @@ void require_data_fit(const DataFit& fit, const std::string& what) {
                           std::to_string(fit.classes));
 }
 
+void require_source_fit(const Model& model, const Shape& shape, std::size_t classes, const std::string& what) {
+    model.input_node(), model.output_node();  // exactly one of each, or an error naming them
+    require_data_fit(data_fit(model.graph(), model.analysis(), shape, std::int64_t(classes)), what);
+}
+
+void require_dataset_fit(const Model& model, const TensorDataset& d, const std::string& what) {
+    require_source_fit(model, d.sample_shape, d.class_names.size(), what);
+    const std::int64_t width = model.info(model.output_node()).layer.output.elements();
+    for (std::int32_t l : d.labels)
+        if (l < 0 || (width > 1 && l >= width) || (width == 1 && l > 1))
+            throw input_error("the " + what + " data has label " + std::to_string(l) +
+                              " outside the output layer's range");
+}
+
 }  // namespace lf

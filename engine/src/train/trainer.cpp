@@ -61,18 +61,10 @@ void Trainer::make_callbacks() {
 }
 
 void Trainer::check_source(const Shape& shape, std::size_t class_count, const char* what) const {
-    model_.input_node(), model_.output_node();  // exactly one of each, or an error naming them
-    require_data_fit(data_fit(model_.graph(), model_.analysis(), shape, std::int64_t(class_count)), what);
+    require_source_fit(model_, shape, class_count, what);
 }
 
-void Trainer::check_dataset(const TensorDataset& d, const char* what) const {
-    check_source(d.sample_shape, d.class_names.size(), what);
-    const std::int64_t width = model_.info(model_.output_node()).layer.output.elements();
-    for (std::int32_t l : d.labels)
-        if (l < 0 || (width > 1 && l >= width) || (width == 1 && l > 1))
-            throw input_error(std::string("the ") + what + " data has label " + std::to_string(l) +
-                              " outside the output layer's range");
-}
+void Trainer::check_dataset(const TensorDataset& d, const char* what) const { require_dataset_fit(model_, d, what); }
 
 void Trainer::notify(TrainEvent e) {
     for (TrainObserver* o : observers_) o->on_event(e);

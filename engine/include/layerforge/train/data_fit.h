@@ -7,7 +7,9 @@
 #include <string>
 
 #include "layerforge/core/shape.h"
+#include "layerforge/data/dataset.h"
 #include "layerforge/graph/analysis.h"
+#include "layerforge/graph/model.h"
 
 namespace lf {
 
@@ -35,5 +37,11 @@ DataFit data_fit(const Graph& g, const Analysis& a, std::optional<Shape> samples
 // Throws lf::Error (Input) when the samples do not fit the Input layer or the output has too
 // few units; `what` names the data ("training", "validation", ...).
 void require_data_fit(const DataFit& fit, const std::string& what);
+
+// The same for a model about to run on samples of `shape` with `classes` classes (the model
+// must have exactly one Input and one output: otherwise the error names them), and for an
+// in-memory data set, whose labels must also be in the output's range.
+void require_source_fit(const Model& model, const Shape& shape, std::size_t classes, const std::string& what);
+void require_dataset_fit(const Model& model, const TensorDataset& d, const std::string& what);
 
 }  // namespace lf
