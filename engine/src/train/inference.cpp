@@ -69,9 +69,7 @@ Inference::Inference(Model& model, const TrainingConfig& config, const std::stri
     using train_detail::configured;
     model_.input_node();
     model_.output_node();
-    loss_ = configured("loss", [&] { return make_loss(config.loss, config.loss_params); });
-    for (const std::string& m : config.metrics)
-        metrics_.push_back(configured("metrics", [&] { return make_metric(m); }));
+    train_detail::make_loss_and_metrics(config, loss_, metrics_);
     if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
     plans_ = std::make_unique<PlanCache>(model_, device, std::uint64_t(config.seed), config.memory_limit_mb, nullptr);
 }

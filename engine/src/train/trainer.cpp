@@ -30,9 +30,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config, const std::string& 
     using train_detail::configured;
     model_.input_node();
     model_.output_node();
-    loss_ = configured("loss", [&] { return make_loss(config.loss, config.loss_params); });
-    for (const std::string& m : config.metrics)
-        metrics_.push_back(configured("metrics", [&] { return make_metric(m); }));
+    train_detail::make_loss_and_metrics(config, loss_, metrics_);
     optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
     optimizer_->bind(model_.weights().size());  // steps cover the trainable prefix
     plans_ = std::make_unique<PlanCache>(model_, device, std::uint64_t(config.seed), config.memory_limit_mb,
