@@ -26,7 +26,7 @@ inline std::string device() {
 
 class DevicePlan {
 public:
-    DevicePlan(Model& model, PlanOptions options) : model_(model) {
+    DevicePlan(Model& model, PlanOptions options) {
         options.device = device();
         device_ = load_model(model, options.device);
         plan_ = device_->make_plan(options);
@@ -84,7 +84,6 @@ private:
         if (!in_grad_.empty()) plan_->read_input_grad(in_grad_.data());
     }
 
-    Model& model_;
     std::unique_ptr<DeviceModel> device_;
     std::unique_ptr<Plan> plan_;
     std::unique_ptr<HostLoss> loss_;
