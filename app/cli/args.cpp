@@ -1,6 +1,8 @@
 #include "args.h"
 
+#include <charconv>
 #include <cstdlib>
+#include <limits>
 
 #include "layerforge/core/error.h"
 
@@ -62,13 +64,22 @@ std::optional<std::string> Args::value(const std::string& name) const {
     return it->second;
 }
 
+std::int64_t parse_integer(const std::string& text, const std::string& what) {
+    std::int64_t n = 0;
+    const char* first = text.data() + (text.size() > 1 && text[0] == '+' ? 1 : 0);
+    const auto [end, ec] = std::from_chars(first, text.data() + text.size(), n);
+    if (ec == std::errc::result_out_of_range)
+        throw input_error(what + ": " + text + " is too large (at most " +
+                          std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        throw input_error(what + " expects an integer, got '" + text + "'");
+    return n;
+}
+
 std::optional<std::int64_t> Args::integer(const std::string& name) const {
     auto v = value(name);
     if (!v) return std::nullopt;
-    char* end = nullptr;
-    long long n = std::strtoll(v->c_str(), &end, 10);
-    if (v->empty() || *end) throw input_error("option --" + name + " expects an integer, got '" + *v + "'");
-    return n;
+    return parse_integer(*v, "option --" + name);
 }
 
 std::optional<double> Args::number(const std::string& name) const {

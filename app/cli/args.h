@@ -19,6 +19,10 @@ struct CommandSpec {
     std::string help_text() const;
 };
 
+// `text` as a decimal integer; throws lf::Error (Input) "<what> expects an integer, got 'x'" or
+// "<what>: 99999999999999999999 is too large (at most 9223372036854775807)".
+std::int64_t parse_integer(const std::string& text, const std::string& what);
+
 class Args {
 public:
     // Throws lf::Error (Input) for an unknown option or a missing value.

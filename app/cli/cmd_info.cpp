@@ -1,6 +1,7 @@
 // layerforge-cli info PROJECT: a model summary like Keras' model.summary().
 #include "command.h"
 #include "layerforge/core/error.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/graph/analysis.h"
 #include "layerforge/train/memory_budget.h"
 
@@ -28,13 +29,18 @@ std::string pad(std::string s, std::size_t width) {
 Json memory_estimate(const Project& p, const Reporter& out) {
     const std::int64_t batch = p.training.batch_size;
     const MemoryBreakdown m = estimate_training_memory(p);  // allocates no weights
-    out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " + megabytes(m.total()));
+    const std::uint64_t machine = device_memory("cpu").total;
+    out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " +
+             (m.lower_bound ? "at least " : "") + megabytes(m.total()));
     out.line("  weights " + megabytes(m.weights) + ", gradients " + megabytes(m.gradients) + ", optimizer state " +
-             megabytes(m.optimizer_state) + " (" + p.training.optimizer.type + "), activations " + megabytes(m.activations) +
-             ", kernel workspaces " + megabytes(m.workspaces));
+             megabytes(m.optimizer_state) + " (" + p.training.optimizer.type + "), " +
+             (m.lower_bound ? "largest activation " : "activations ") + megabytes(m.activations) +
+             ", kernel workspaces " + (m.lower_bound ? std::string("not counted") : megabytes(m.workspaces)));
+    const bool fits = m.total() <= machine;
+    if (!fits) out.line("  more than this machine's " + megabytes(machine) + ": training would be refused");
     return {{"batch_size", batch},          {"weights", m.weights},     {"gradients", m.gradients},
             {"optimizer_state", m.optimizer_state}, {"activations", m.activations}, {"workspaces", m.workspaces},
-            {"total", m.total()}};
+            {"total", m.total()}, {"lower_bound", m.lower_bound}, {"machine", machine}, {"fits", fits}};
 }
 
 Json shape_json(const Shape& s) {

@@ -36,7 +36,7 @@ std::int64_t run_arg(const Args& args, std::size_t n) {
     const std::string& v = args.require(n, "RUN (a run id; see `layerforge-cli runs list`)");
     if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
         throw input_error("'" + v + "' is not a run id; see `layerforge-cli runs list`");
-    return std::stoll(v);
+    return parse_integer(v, "RUN (a run id; see `layerforge-cli runs list`)");
 }
 
 int list(const Args& args, const Reporter& out, RunStore& store) {

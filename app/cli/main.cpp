@@ -98,9 +98,11 @@ int main(int argc, char** argv) {
         if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", "runtime"}, {"message", m}});
         std::fprintf(stderr, "error: %s\n", m);
         return 1;
-    } catch (const std::exception& e) {
-        if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", "runtime"}, {"message", e.what()}});
-        std::fprintf(stderr, "error: %s\n", e.what());
+    } catch (const std::exception&) {  // a defect: its text means nothing to a user
+        const std::string m = "internal error in `" + cmd->spec.name +
+                              "`; please report it with the command line and the files it names";
+        if (json) lf::cli::Reporter(true).object({{"event", "error"}, {"kind", "internal"}, {"message", m}});
+        std::fprintf(stderr, "error: %s\n", m.c_str());
         return 1;
     }
 }

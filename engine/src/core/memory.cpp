@@ -11,6 +11,7 @@ MemoryBreakdown& MemoryBreakdown::operator+=(const MemoryBreakdown& o) {
     optimizer_state += o.optimizer_state;
     activations += o.activations;
     workspaces += o.workspaces;
+    lower_bound = lower_bound || o.lower_bound;
     return *this;
 }
 

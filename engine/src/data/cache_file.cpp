@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 #include "layerforge/data/pipeline.h"
 
 namespace lf {
@@ -61,7 +62,7 @@ void ImagePipeline::save_cache_file() {
     std::filesystem::path path(opts_.cache_file);
     std::error_code ec;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    const std::string tmp = opts_.cache_file + ".tmp";
+    const std::string tmp = unique_temporary_path(opts_.cache_file);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         const std::uint64_t key = cache_key(files_, opts_.sample), count = files_.size(), bytes = sample_bytes_;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 #include "layerforge/data/dataset.h"
 
 namespace lf {
@@ -25,13 +26,16 @@ struct GzCloser {
     void operator()(gzFile_s* f) const { gzclose(f); }
 };
 
+// Far above Fashion-MNIST's 47 MB (uncompressed) training images.
+constexpr std::uint64_t kMaxIdxFileBytes = 4ull << 30;
+
 class IdxFile {
 public:
     explicit IdxFile(std::string path) : path_(std::move(path)) {
         std::error_code ec;
         if (!std::filesystem::exists(path_, ec))
             throw fail("file not found; check the path or reinstall the dataset");
-        if (std::filesystem::is_directory(path_, ec)) throw fail("is a directory, expected an IDX file");
+        check_readable_file(path_, "IDX file", kMaxIdxFileBytes);
         file_.reset(gzopen(path_.c_str(), "rb"));
         if (!file_) throw fail("cannot open for reading; check its permissions");
     }

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 #include "layerforge/data/image.h"
 #include "layerforge/data/scan.h"
 
@@ -27,15 +28,14 @@ bool hidden(const fs::path& p) {
 // Size and magic bytes: a zero-byte file or one whose content is no image is a problem now;
 // damage further in shows when it is decoded.
 std::string quick_check(const fs::path& p) {
-    std::error_code ec;
-    const auto size = fs::file_size(p, ec);
-    if (ec) return "cannot read the file (" + ec.message() + ")";
-    if (size == 0) return "empty file (0 bytes)";
     std::uint8_t head[16] = {};
-    FILE* f = std::fopen(p.c_str(), "rb");
-    if (!f) return "cannot open the file; check its permissions";
-    const std::size_t n = std::fread(head, 1, sizeof head, f);
-    std::fclose(f);
+    std::size_t n = 0;
+    try {
+        n = ReadableFile(p.string(), "image file", kMaxImageFileBytes).read_head(head, sizeof head);
+    } catch (const Error& e) {  // "<path>: is a named pipe (FIFO), not an image file": the reason
+        const std::string why = e.what(), prefix = p.string() + ": ";
+        return why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size()) : why;
+    }
     if (sniff_format(head, n) == ImageFormat::Unknown)
         return "not an image: the content is not PNG, JPEG, BMP, GIF or PPM despite the extension";
     return {};

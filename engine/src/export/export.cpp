@@ -1,7 +1,8 @@
 // export_model: checks everything first (mappings, opset, existing files), builds every file in
-// memory (ONNX validated), then writes each one atomically.
+// memory (ONNX validated), then writes them as one set (core/file_set.h): all or recognisably none.
 #include "layerforge/export/export.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "export/pytorch_writer.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "layerforge/core/file_set.h"
 #include "layerforge/project/project.h"
 #include "layerforge/store/weights_file.h"
 
@@ -92,27 +94,25 @@ std::vector<std::string> export_model(const Model& m, const ExportMetadata& meta
         throw input_error("ONNX opset " + std::to_string(options.opset) + " is not supported; choose " +
                           std::to_string(kMinOnnxOpset) + " to " + std::to_string(kMaxOnnxOpset));
     exporter::require_mapped(m, options.format);
-    if (fs::exists(out_dir) && !fs::is_directory(out_dir))
+    std::error_code ec;
+    if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec))
         throw input_error(out_dir + ": is a file, not a folder; choose an output folder");
+    const std::vector<std::string> names = export_file_names(options.format);
+    const std::vector<std::string> incomplete = incomplete_file_set(out_dir, names.front());  // a killed export's
     std::vector<std::string> existing;
-    for (const auto& name : export_file_names(options.format))
-        if (fs::exists(fs::path(out_dir) / name)) existing.push_back((fs::path(out_dir) / name).string());
+    for (const auto& name : names)
+        if (fs::exists(fs::path(out_dir) / name, ec) && std::find(incomplete.begin(), incomplete.end(), name) == incomplete.end())
+            existing.push_back((fs::path(out_dir) / name).string());
     if (!existing.empty() && !options.force) {
         std::string list;
         for (const auto& e : existing) list += (list.empty() ? "" : ", ") + e;
         throw input_error(list + (existing.size() > 1 ? ": already exist" : ": already exists") +
                           "; use --force to overwrite (nothing was written)");
     }
-    auto files = build_files(m, meta, options);
-    std::error_code ec;
-    fs::create_directories(out_dir, ec);
-    if (ec) throw input_error(out_dir + ": cannot create the output folder (" + ec.message() + ")");
+    const FileSet files = build_files(m, meta, options);
+    write_file_set(out_dir, files, std::string(to_string(options.format)) + " export");
     std::vector<std::string> written;
-    for (const auto& [name, bytes] : files) {
-        const std::string path = (fs::path(out_dir) / name).string();
-        write_file_atomic(path, bytes, std::string(to_string(options.format)) + " export");
-        written.push_back(path);
-    }
+    for (const auto& [name, bytes] : files) written.push_back((fs::path(out_dir) / name).string());
     return written;
 }
 

@@ -6,7 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "layerforge/core/checked.h"
 #include "layerforge/core/error.h"
+#include "layerforge/core/limits.h"
 
 namespace lf {
 
@@ -71,6 +73,7 @@ public:
             auto info = a.nodes.find(id);
             auto at = position.find(id);
             if (!n || info == a.nodes.end() || at == position.end() || has_error_.count(id)) return false;
+            if (!text_problem(n->name, kMaxNameBytes).empty()) return false;  // a new name problem
             if (!info->second.spec) continue;  // unknown type: reported, never inferred
             if (info->second.spec != reg_.find(n->type)) return false;
             std::vector<ParamProblem> problems;
@@ -121,6 +124,8 @@ private:
         std::set<std::string> ids;
         for (const Node& n : g_.nodes) {
             if (!ids.insert(n.id).second) error(n.id, "", "duplicate node id");
+            if (std::string problem = text_problem(n.name, kMaxNameBytes); !problem.empty())
+                error(n.id, "name", "the name " + problem);
             NodeInfo& info = a_.nodes[n.id];
             info.spec = reg_.find(n.type);
             if (!info.spec) {
@@ -158,10 +163,13 @@ private:
         for (const Node& n : g_.nodes) {
             const LayerSpec* spec = a_.nodes[n.id].spec;
             if (!spec) continue;
-            auto in = valid_inputs(n.id);
-            int count = int(in.size());
-            for (int port = 0; port < count; ++port)
-                if (in[port].to.port != port) {
+            // Ports in use, each once (a doubly fed or out-of-range port is reported above).
+            std::set<int> ports;
+            for (const Edge& e : valid_inputs(n.id))
+                if (spec->max_inputs < 0 || e.to.port < spec->max_inputs) ports.insert(e.to.port);
+            const int count = int(ports.size());
+            for (int port = 0; !ports.empty() && port < *ports.rbegin(); ++port)
+                if (!ports.count(port)) {
                     error(n.id, "inputs", "input port " + std::to_string(port) + " is not connected");
                     break;
                 }
@@ -194,9 +202,70 @@ private:
                 if (indegree.count(e.to.node) && --indegree[e.to.node] == 0) ready.push_back(e.to.node);
         }
         if (a_.order.size() == g_.nodes.size()) return;
+        report_cycles(indegree);
+    }
+
+    // The nodes left unsorted lie on a cycle or after one. Only those on a cycle (a strongly
+    // connected component of two or more nodes, or a node fed by itself) are at fault: each is
+    // told which cycle; the nodes after it are simply not shaped.
+    void report_cycles(const std::map<std::string, int>& indegree) {
+        std::vector<std::string> left;
+        std::unordered_map<std::string, int> index, low;
         for (const Node& n : g_.nodes)
-            if (indegree[n.id] > 0)
-                error(n.id, "inputs", "is part of a cycle; a network must flow one way from Input to output");
+            if (indegree.at(n.id) > 0 && !index.count(n.id)) left.push_back(n.id), index[n.id] = -1;
+        // Tarjan's algorithm without recursion (a cycle may be thousands of nodes long).
+        int counter = 0;
+        std::vector<std::string> stack;
+        std::unordered_set<std::string> on_stack;
+        for (const std::string& root : left) {
+            if (index[root] >= 0) continue;
+            std::vector<std::pair<std::string, std::size_t>> dfs{{root, 0}};  // node, next out-edge
+            index[root] = low[root] = counter++;
+            stack.push_back(root);
+            on_stack.insert(root);
+            while (!dfs.empty()) {
+                auto& [id, next] = dfs.back();
+                const std::vector<Edge>& out = edges(outputs_, id);
+                if (next < out.size()) {
+                    const std::string& to = out[next++].to.node;
+                    auto at = index.find(to);
+                    if (at == index.end()) continue;  // sorted already: not on a cycle
+                    if (at->second < 0) {
+                        index[to] = low[to] = counter++;
+                        stack.push_back(to);
+                        on_stack.insert(to);
+                        dfs.emplace_back(to, 0);
+                    } else if (on_stack.count(to)) {
+                        low[id] = std::min(low[id], at->second);
+                    }
+                    continue;
+                }
+                const std::string done = id;
+                dfs.pop_back();
+                if (!dfs.empty()) low[dfs.back().first] = std::min(low[dfs.back().first], low[done]);
+                if (low[done] != index[done]) continue;
+                std::vector<std::string> component;
+                do {
+                    component.push_back(stack.back());
+                    on_stack.erase(stack.back());
+                    stack.pop_back();
+                } while (component.back() != done);
+                report_cycle(component);
+            }
+        }
+    }
+
+    void report_cycle(std::vector<std::string> component) {
+        const bool self_loop = std::any_of(edges(outputs_, component[0]).begin(), edges(outputs_, component[0]).end(),
+                                           [&](const Edge& e) { return e.to.node == component[0]; });
+        if (component.size() == 1 && !self_loop) return;
+        std::reverse(component.begin(), component.end());  // Tarjan pops them against the flow
+        std::string members;
+        for (std::size_t i = 0; i < component.size() && i < 8; ++i) members += (i ? ", '" : "'") + component[i] + "'";
+        if (component.size() > 8) members += " and " + std::to_string(component.size() - 8) + " more";
+        const std::string what = self_loop && component.size() == 1 ? "feeds itself" : "is part of a cycle through " + members;
+        for (const std::string& id : component)
+            error(id, "inputs", what + "; a network must flow one way from Input to output");
     }
 
     // Infers the node's output shape and weights from its inputs; returns the shape rule's
@@ -211,18 +280,26 @@ private:
         }
         if (int(info.inputs.size()) < info.spec->min_inputs) return std::nullopt;
         if (has_error_.count(id)) return std::nullopt;
+        std::int64_t params = 0, trainable = 0, total_params = 0, total_trainable = 0, flops = 0;
         try {
             info.layer = info.spec->infer(info.params, info.inputs);
+            info.layer.output.elements();  // checks that the output's size is representable
+            for (const WeightSpec& w : info.layer.weights) {
+                params = add_size(params, w.shape.elements());
+                if (w.trainable) trainable = add_size(trainable, w.shape.elements());
+            }
+            total_params = add_size(a_.total_params, params);
+            total_trainable = add_size(a_.trainable_params, trainable);
+            flops = add_size(a_.flops, info.layer.flops);
         } catch (const Error& e) {
+            info.layer = LayerInfo{};
             return e.what();
         }
         info.shaped = true;
-        for (const WeightSpec& w : info.layer.weights) {
-            info.param_count += w.shape.elements();
-            if (w.trainable) a_.trainable_params += w.shape.elements();
-        }
-        a_.total_params += info.param_count;
-        a_.flops += info.layer.flops;
+        info.param_count = params;
+        a_.total_params = total_params;
+        a_.trainable_params = total_trainable;
+        a_.flops = flops;
         return std::nullopt;
     }
 
@@ -275,7 +352,8 @@ private:
             if (n.type == "Input") a_.inputs.push_back(n.id);
             if (!consumed.count(n.id)) a_.outputs.push_back(n.id);
         }
-        if (!g_.nodes.empty() && a_.inputs.empty()) error("", "", "the graph has no Input layer; add one");
+        if (g_.nodes.empty()) error("", "", "the graph has no layers; add an Input layer and the layers after it");
+        else if (a_.inputs.empty()) error("", "", "the graph has no Input layer; add one");
     }
 
     const Graph& g_;

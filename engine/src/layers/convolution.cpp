@@ -3,6 +3,7 @@
 // Conv2DTranspose (kh, kw, filters, in). CPU forward/backward: backend/cpu/conv_op.cpp.
 #include <functional>
 
+#include "layerforge/core/checked.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 #include "layers/window.h"
@@ -77,7 +78,7 @@ LayerSpec conv2d() {
                          Window2D w = window_of(p, in, "Conv2D");
                          const std::int64_t c = in[2], f = param_int(p, "filters"), kk = w.kernel[0] * w.kernel[1];
                          return conv_info(p, w, f, "kernel", Shape{w.kernel[0], w.kernel[1], c, f}, kk * c, kk * f,
-                                          2 * w.out[0] * w.out[1] * f * kk * c);
+                                          mul_sizes({2, w.out[0], w.out[1], f, kk, c}));
                      });
 }
 
@@ -91,8 +92,8 @@ LayerSpec depthwise_conv2d() {
                          Window2D w = window_of(p, in, "DepthwiseConv2D");
                          const std::int64_t c = in[2], m = param_int(p, "depth_multiplier");
                          const std::int64_t kk = w.kernel[0] * w.kernel[1];
-                         return conv_info(p, w, c * m, "depthwise_kernel", Shape{w.kernel[0], w.kernel[1], c, m},
-                                          kk * c, kk * m, 2 * w.out[0] * w.out[1] * c * m * kk);
+                         return conv_info(p, w, mul_size(c, m), "depthwise_kernel", Shape{w.kernel[0], w.kernel[1], c, m},
+                                          kk * c, kk * m, mul_sizes({2, w.out[0], w.out[1], c, m, kk}));
                      });
 }
 
@@ -106,7 +107,7 @@ LayerSpec conv2d_transpose() {
                          const std::int64_t c = in[2], f = param_int(p, "filters"), kk = w.kernel[0] * w.kernel[1];
                          // Keras counts fans of the (kh, kw, filters, in) kernel as for a Conv2D kernel.
                          return conv_info(p, w, f, "kernel", Shape{w.kernel[0], w.kernel[1], f, c}, kk * f, kk * c,
-                                          2 * in[0] * in[1] * c * kk * f);
+                                          mul_sizes({2, in[0], in[1], c, kk, f}));
                      });
 }
 

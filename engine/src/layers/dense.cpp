@@ -1,5 +1,6 @@
 // Dense(units, activation, use_bias): y = activation(x @ kernel + bias), kernel (in, units).
 // CPU forward/backward: backend/cpu/dense_op.cpp.
+#include "layerforge/core/checked.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 
@@ -25,7 +26,7 @@ void register_dense(LayerRegistry& r) {
         info.output = Shape{units};
         info.weights.push_back({"kernel", Shape{k, units}, Init::GlorotUniform, k, units});
         if (param_bool(p, "use_bias")) info.weights.push_back({"bias", Shape{units}, Init::Zeros, k, units});
-        info.flops = 2 * k * units;
+        info.flops = mul_sizes({2, k, units});
         return info;
     };
     r.add(std::move(s));

@@ -1,5 +1,6 @@
 // Merge layers of the Functional API: Add (element-wise sum) and Concatenate (along an axis).
 // CPU ops: backend/cpu/merge_ops.cpp.
+#include "layerforge/core/checked.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 
@@ -28,7 +29,7 @@ void register_merge(LayerRegistry& r) {
                 throw input_error("Add needs inputs of one shape, got " + in[0].str() + " and " + in[i].str());
         LayerInfo info;
         info.output = in[0];
-        info.flops = std::int64_t(in.size() - 1) * in[0].elements();
+        info.flops = mul_size(std::int64_t(in.size() - 1), in[0].elements());
         return info;
     };
     r.add(std::move(add));

@@ -1,6 +1,7 @@
 // MaxPool2D / AveragePooling2D (window pooling) and GlobalAveragePooling2D /
 // GlobalMaxPooling2D (one value per channel) over channels-last images.
 // CPU forward/backward: backend/cpu/pooling_op.cpp.
+#include "layerforge/core/checked.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 #include "layers/window.h"
@@ -36,7 +37,7 @@ LayerSpec window_pool(const std::string& type, const std::string& help) {
         Window2D w = conv_window(in[0], param_list(p, "pool_size"), strides, {1, 1}, param_str(p, "padding"), type);
         LayerInfo info;
         info.output = Shape{w.out[0], w.out[1], in[0][2]};
-        info.flops = info.output.elements() * w.kernel[0] * w.kernel[1];
+        info.flops = mul_sizes({info.output.elements(), w.kernel[0], w.kernel[1]});
         return info;
     };
     return s;

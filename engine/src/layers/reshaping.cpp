@@ -1,5 +1,6 @@
 // Flatten and Reshape: views that reinterpret the input's memory (channels-last order), no copy.
 // ZeroPadding2D: adds rows and columns of zeros around an image (backend/cpu/zero_padding_op.cpp).
+#include "layerforge/core/checked.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
 #include "layers/window.h"
@@ -17,7 +18,7 @@ Shape reshape_target(const IntList& target, const Shape& in) {
         } else if (target[i] < 1) {
             throw input_error("target_shape entries must be positive or -1");
         } else {
-            known *= target[i];
+            known = mul_size(known, target[i]);
         }
     }
     Shape out{IntList(target)};

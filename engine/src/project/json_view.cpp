@@ -48,9 +48,11 @@ JsonView JsonView::element(std::size_t i) const {
     return JsonView((*j_)[i], path_ + "[" + std::to_string(i) + "]", *origin_);
 }
 
-std::string JsonView::as_string() const {
+std::string JsonView::as_string(std::size_t max_bytes) const {
     if (!j_->is_string()) throw type_error("a string");
-    return j_->get<std::string>();
+    const auto& s = j_->get_ref<const std::string&>();
+    if (std::string problem = text_problem(s, max_bytes); !problem.empty()) throw error("the text " + problem);
+    return s;
 }
 
 std::int64_t JsonView::as_int() const {
@@ -91,8 +93,8 @@ ParamValue JsonView::as_param() const {
     }
 }
 
-void JsonView::read(const std::string& key, std::string& out) const {
-    if (auto c = child(key)) out = c->as_string();
+void JsonView::read(const std::string& key, std::string& out, std::size_t max_bytes) const {
+    if (auto c = child(key)) out = c->as_string(max_bytes);
 }
 void JsonView::read(const std::string& key, std::int64_t& out) const {
     if (auto c = child(key)) out = c->as_int();

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "layerforge/core/error.h"
+#include "layerforge/core/limits.h"
 #include "layerforge/core/params.h"
 
 namespace lf::detail {
@@ -32,14 +33,14 @@ public:
     std::size_t array_size() const;  // checks that this is an array
     JsonView element(std::size_t i) const;
 
-    std::string as_string() const;
+    std::string as_string(std::size_t max_bytes = kMaxTextBytes) const;  // checked with text_problem()
     std::int64_t as_int() const;
     double as_number() const;  // integer or floating point
     bool as_bool() const;
     ParamValue as_param() const;
 
     // Optional fields: leave `out` alone when the key is absent.
-    void read(const std::string& key, std::string& out) const;
+    void read(const std::string& key, std::string& out, std::size_t max_bytes = kMaxTextBytes) const;
     void read(const std::string& key, std::int64_t& out) const;
     void read(const std::string& key, double& out) const;
     void read(const std::string& key, bool& out) const;

@@ -44,11 +44,11 @@ NamedConfig read_named(const JsonView& v) {
 Node read_node(const JsonView& v) {
     v.expect_object({"id", "type", "name", "params", "position"});
     Node n;
-    n.id = v.required("id", "give the node a unique \"id\"").as_string();
+    n.id = v.required("id", "give the node a unique \"id\"").as_string(kMaxNameBytes);
     if (n.id.empty()) throw v.child("id")->error("node id is empty; give the node a unique id");
     n.type = v.required("type", "add the layer type, e.g. \"type\": \"Dense\"").as_string();
     n.name = n.id;
-    v.read("name", n.name);
+    v.read("name", n.name, kMaxNameBytes);
     if (auto p = v.child("params")) n.params = read_params(*p);
     if (auto pos = v.child("position")) {
         if (pos->array_size() != 2) throw pos->error("expected [x, y]; fix the position");
@@ -63,10 +63,10 @@ NodeGroup read_group(const JsonView& v, const std::map<std::string, std::size_t>
                      std::map<std::string, std::string>& group_of) {
     v.expect_object({"id", "name", "nodes", "collapsed"});
     NodeGroup g;
-    g.id = v.required("id", "give the group a unique \"id\"").as_string();
+    g.id = v.required("id", "give the group a unique \"id\"").as_string(kMaxNameBytes);
     if (g.id.empty()) throw v.child("id")->error("group id is empty; give the group a unique id");
     g.name = g.id;
-    v.read("name", g.name);
+    v.read("name", g.name, kMaxNameBytes);
     v.read("collapsed", g.collapsed);
     const JsonView members = v.required("nodes", "add \"nodes\": [...] with the ids of the group's layers");
     if (members.array_size() == 0) throw members.error("a group needs at least one node; add one or remove the group");
@@ -224,7 +224,7 @@ Project read_project(const JsonView& root) {
                       std::to_string(kProjectVersion) + " (the file is damaged)");
     Project p;
     p.version = static_cast<int>(v.json().get<std::int64_t>());
-    root.read("name", p.name);
+    root.read("name", p.name, kMaxNameBytes);
     p.graph = read_graph(root.required("model", "add \"model\": {\"nodes\": [...], \"edges\": [...]}"));
     if (auto d = root.child("dataset")) p.dataset = read_dataset(*d);
     if (auto t = root.child("training")) p.training = read_training(*t);

@@ -9,10 +9,12 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "layerforge/core/file_lock.h"
 #include "layerforge/run/run_recorder.h"
 #include "layerforge/store/checkpoint.h"
 #include "layerforge/store/weights_file.h"
 #include "layerforge/train/event_text.h"
+#include "layerforge/train/memory_budget.h"
 
 namespace lf {
 
@@ -96,7 +98,7 @@ std::string default_weights_path(const std::string& project_path) {
 }
 
 std::unique_ptr<BoundSources> bind_project_data(const Project& p, const std::string& project_path) {
-    const Model model(p.graph);
+    const Model model = Model::shapes_only(p.graph);  // the input's shape is all it needs
     BindOptions o;
     o.input_shape = model.info(model.input_node()).layer.output;
     o.batch_size = p.training.batch_size;
@@ -150,10 +152,33 @@ void TrainingSession::request_stop(bool finish_up) {
     if (trainer_) trainer_->request_stop();
 }
 
+namespace {
+
+// The test metrics and the trained weights, the last of a run's outputs.
+void save_outcome(const Project& p, const BoundSources& data, Trainer& trainer, Model& model, RunStore& store,
+                  const std::string& weights_path, SessionResult& result) {
+    if (data.test) {
+        result.test = trainer.evaluate(*data.test);
+        std::vector<MetricRow> rows;
+        for (const auto& [k, v] : result.test->metrics)
+            rows.push_back({result.run, trainer.optimizer().iterations(), 0, "test", k, v, 0});
+        store.append_metrics(rows);
+    }
+    result.weights_path = weights_path;
+    std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
+                                               {"classes", Json(data.class_names).dump()}};
+    if (!data.mean.empty()) meta["mean"] = floats_text(data.mean), meta["std"] = floats_text(data.std);
+    result.weights = encode_weights(model, meta);
+    write_file_atomic(result.weights_path, result.weights, "weights");
+}
+
+}  // namespace
+
 SessionResult TrainingSession::run() {
     Project& p = project_;
     const SessionOptions& o = options_;
     SessionListener& out = *listener_;
+    require_training_fits(p, o.device);  // before the weights are allocated
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
     Trainer trainer(model, p.training, o.device);
@@ -166,6 +191,9 @@ SessionResult TrainingSession::run() {
     const std::string weights_path = !o.weights_path.empty() ? o.weights_path : default_weights_path(o.project_path);
     require_writable_folder(folder_of(store_path), "the run store " + store_path + " records the run there");
     require_writable_folder(folder_of(weights_path), "the trained weights go to " + weights_path);
+    // One training per run store at a time: the weights, the project file and the store are shared.
+    const FileLock lock(store_path + ".lock", "another training of " +
+                                                  (o.project_path.empty() ? store_path : o.project_path) + " is running");
     RunStore store(store_path, true);
 
     std::unique_ptr<BoundSources> data = bind_project_data(p, o.project_path);
@@ -233,29 +261,23 @@ SessionResult TrainingSession::run() {
                                   std::to_string(last_saved->epoch) + "), is kept";
         }
         record_failure(recorder, &result.fit.message);
-    } else {
-        recorder.finish(result.fit.status);
     }
     const std::vector<FileProblem> problems = pipeline_problems(*data);
     for (const FileProblem& f : problems) out.on_line("skipped " + f.path + ": " + f.reason);
     if (!problems.empty()) out.on_pipeline_problems(problems);
-    if (result.fit.status == RunStatus::Failed || (result.fit.status == RunStatus::Stopped && !finish_up_))
+    if (result.fit.status == RunStatus::Failed) return result;
+    if (result.fit.status == RunStatus::Stopped && !finish_up_) {
+        recorder.finish(result.fit.status);
         return result;
-
-    if (data->test) {
-        result.test = trainer.evaluate(*data->test);
-        std::vector<MetricRow> rows;
-        for (const auto& [k, v] : result.test->metrics)
-            rows.push_back({result.run, trainer.optimizer().iterations(), 0, "test", k, v, 0});
-        store.append_metrics(rows);
     }
-    result.weights_path = weights_path;
-    std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
-                                               {"classes", Json(data->class_names).dump()}};
-    if (!data->mean.empty()) meta["mean"] = floats_text(data->mean), meta["std"] = floats_text(data->std);
-    result.weights = encode_weights(model, meta);
-    write_file_atomic(result.weights_path, result.weights, "weights");
-
+    // The run is finished only once its weights are on disk: a full disk here fails it.
+    try {
+        save_outcome(p, *data, trainer, model, store, weights_path, result);
+    } catch (...) {
+        record_failure(recorder, nullptr);
+        throw;
+    }
+    recorder.finish(result.fit.status);
     if (result.test)
         out.on_line("test  " + metrics_text(result.test->metrics) + "  (" + std::to_string(result.test->samples) +
                     " samples)");

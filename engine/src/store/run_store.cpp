@@ -52,7 +52,8 @@ std::string RunStore::path_for_project(const std::string& project_path) {
 }
 
 RunStore::RunStore(const std::string& path, bool create, int busy_timeout_ms) {
-    if (!create && !std::filesystem::exists(path))
+    std::error_code ec;
+    if (!create && !std::filesystem::exists(path, ec))
         throw input_error(path + ": no run store yet; train the project first (layerforge-cli train)");
     // A store in a read-only folder (a read-only mount, a copied backup) still opens for reading.
     const bool read_only = !create && !folder_is_writable(std::filesystem::path(path).parent_path().string());
@@ -218,6 +219,7 @@ std::int64_t RunStore::save_checkpoint(std::int64_t run, std::int64_t step, std:
             if (!keep.count(c.id)) del.bind(1, c.id).run();
     }
     t.commit();
+    db_->compact();  // checkpoints are the store's big writes: its disk use stays near its content's
     return id;
 }
 
@@ -302,6 +304,7 @@ void RunStore::delete_checkpoint(std::int64_t id) {
         throw input_error(path() + ": checkpoint " + std::to_string(id) + " is pinned; unpin it before deleting it");
     Stmt(*db_, "DELETE FROM checkpoints WHERE id = ?").bind(1, id).run();
     t.commit();
+    db_->compact();
 }
 
 std::string RunStore::integrity_check() {

@@ -1,5 +1,9 @@
 #include "store/schema.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_store.h"
 
@@ -59,10 +63,38 @@ int user_version(Db& db) {
     return s.step() ? int(s.integer(0)) : 0;
 }
 
+// The tables there are, apart from SQLite's own.
+std::vector<std::string> tables(Db& db) {
+    Stmt s(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    std::vector<std::string> names;
+    while (s.step()) names.push_back(s.text(0));
+    return names;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size() && i < 5; ++i) s += (i ? ", " : "") + names[i];
+    return names.size() > 5 ? s + ", ..." : s;
+}
+
+void check_tables(Db& db) {
+    const std::vector<std::string> have = tables(db);
+    for (const char* need : {"checkpoints", "metrics", "runs"})
+        if (std::find(have.begin(), have.end(), need) == have.end())
+            throw input_error(db.path() + ": the run store has no '" + need + "' table (it has " +
+                              (have.empty() ? std::string("none") : listed(have)) +
+                              "): the file is damaged or another program's database; move it aside (a new one "
+                              "is created) or restore a backup");
+}
+
 }  // namespace
 
 void migrate(Db& db) {
     int v = user_version(db);
+    if (v == 0)
+        if (const std::vector<std::string> other = tables(db); !other.empty())
+            throw input_error(db.path() + ": is an SQLite database with the tables " + listed(other) +
+                              " but not a Layerforge run store; choose another file or move it aside");
     if (v < 0)  // the fuzzer's damaged header; it indexed kMigrations out of bounds
         throw input_error(db.path() + ": the run store's schema version " + std::to_string(v) +
                           " is invalid; the file is damaged");
@@ -79,6 +111,7 @@ void migrate(Db& db) {
         t.commit();
         v = user_version(db);
     }
+    check_tables(db);
 }
 
 }  // namespace lf::store_detail

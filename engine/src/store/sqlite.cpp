@@ -1,9 +1,12 @@
 #include "store/sqlite.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 
 #include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 
 namespace lf::store_detail {
 
@@ -31,6 +34,7 @@ std::string name_to_open(const std::string& path, bool read_only, int& flags) {
 }  // namespace
 
 Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms) : path_(path) {
+    check_regular_if_present(path, "run store");  // SQLite would block on a FIFO
     int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     const std::string name = name_to_open(path, read_only, flags);
     int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -48,10 +52,17 @@ Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms
     try {
         // A file that is not a database fails here, on the first read.
         // Large pages keep a checkpoint blob's overflow chain short; only a new file takes it.
-        if (!read_only) exec("PRAGMA page_size=65536");
-        if (!read_only) exec("PRAGMA journal_mode=WAL");
-        exec("PRAGMA synchronous=FULL");
-        exec("PRAGMA foreign_keys=ON");
+        const std::string opening = "opening the run store";
+        if (!read_only) {
+            exec("PRAGMA page_size=65536", opening);
+            exec("PRAGMA auto_vacuum=INCREMENTAL", opening);  // like the page size: only a new file takes it
+            exec("PRAGMA journal_mode=WAL", opening);
+            // SQLite's default checkpoints the log every 1000 pages: 64 MB here. Bound it to 4 MB.
+            exec("PRAGMA wal_autocheckpoint=64", opening);
+            exec("PRAGMA journal_size_limit=4194304", opening);
+        }
+        exec("PRAGMA synchronous=FULL", opening);
+        exec("PRAGMA foreign_keys=ON", opening);
     } catch (...) {
         sqlite3_close_v2(db_);  // the destructor does not run when the constructor throws
         db_ = nullptr;
@@ -71,7 +82,14 @@ void Db::fail(int code, const std::string& what) const {
     case SQLITE_LOCKED:
         throw runtime_error(head + "; another process holds the run store locked: wait for it or close it");
     case SQLITE_READONLY:
+        // A writable file that SQLite opens read-only has a damaged header (or a newer format).
+        if (folder_is_writable(std::filesystem::path(path_).parent_path().string()) && ::access(path_.c_str(), W_OK) == 0)
+            throw input_error(head + "; the file is writable, so its header is damaged or from a newer SQLite: move "
+                                     "it aside (a new one is created) or restore a backup");
         throw runtime_error(head + "; the run store or its folder is read-only: make it writable");
+    case SQLITE_ERROR:  // "no such table", "table runs already exists": not our schema
+        throw input_error(head + "; the file's tables are not a Layerforge run store's: it is damaged or another "
+                                 "program's database; move it aside (a new one is created) or restore a backup");
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
         throw input_error(head + "; the file is not a Layerforge run store or is damaged: move it aside "
@@ -83,11 +101,18 @@ void Db::fail(int code, const std::string& what) const {
     }
 }
 
-void Db::exec(const std::string& sql) {
+void Db::exec(const std::string& sql, const std::string& what) {
     char* err = nullptr;
     int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
     sqlite3_free(err);
-    if (rc != SQLITE_OK) fail(rc, "running '" + sql.substr(0, 40) + "'");
+    if (rc != SQLITE_OK) fail(rc, what);
+}
+
+void Db::compact() {
+    exec("PRAGMA incremental_vacuum", "compacting the run store");
+    // A reader's snapshot leaves a partial checkpoint (SQLITE_BUSY): the next save completes it.
+    const int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) fail(rc, "compacting the run store");
 }
 
 Stmt::Stmt(Db& db, const char* sql) : db_(db) {

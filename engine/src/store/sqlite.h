@@ -20,7 +20,12 @@ public:
 
     sqlite3* handle() const { return db_; }
     const std::string& path() const { return path_; }
-    void exec(const std::string& sql);
+    // Runs `sql`; a failure names `what` (never the SQL: it means nothing to a user).
+    void exec(const std::string& sql, const std::string& what = "updating the run store");
+    // Copies the write-ahead log into the file and truncates it, so that the store's disk use
+    // stays near its content's (readers that hold an old snapshot make it a partial one); then
+    // returns pages that deletions freed to the file system (stores with incremental auto-vacuum).
+    void compact();
     // Throws lf::Error for a failed call: runtime for disk full, locked, I/O; input for a file
     // that is not a run store. `what` says what was being done.
     [[noreturn]] void fail(int code, const std::string& what) const;

@@ -170,10 +170,10 @@ void save_weights(const Model& m, const std::string& path, const std::map<std::s
     write_file_atomic(path, encode_weights(m, metadata), "weights");
 }
 
-void load_weights(Model& m, const std::string& path) { decode_weights(m, read_file(path, "weights file"), path); }
+void load_weights(Model& m, const std::string& path) { decode_weights(m, read_file(path, "weights file", kMaxWeightsFileBytes), path); }
 
 std::map<std::string, std::string> read_weights_metadata(const std::string& path) {
-    return parse_safetensors(read_file(path, "weights file"), path).metadata;
+    return parse_safetensors(read_file(path, "weights file", kMaxWeightsFileBytes), path).metadata;
 }
 
 }  // namespace lf

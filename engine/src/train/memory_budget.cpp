@@ -1,5 +1,7 @@
 #include "layerforge/train/memory_budget.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 #include "layerforge/core/error.h"
@@ -17,7 +19,28 @@ std::size_t weight_bytes(const Model& model) {
     return weights * sizeof(float);
 }
 
+// Products of sizes that may pass 2^64 (a batch of 2^31 times a 2^40-value activation) clamp
+// here, low enough that total() adds five of them without wrapping.
+std::size_t saturated(unsigned __int128 bytes) {
+    constexpr std::size_t kMax = SIZE_MAX / 8;
+    return bytes > kMax ? kMax : std::size_t(bytes);
+}
+
+std::string device_or_cpu(const std::string& device) { return device.empty() ? std::string("cpu") : device; }
+
 }  // namespace
+
+MemoryBreakdown training_memory_floor(const Model& model, Optimizer& optimizer, std::int64_t batch) {
+    MemoryBreakdown m;
+    m.weights = weight_bytes(model);
+    m.gradients = m.weights;
+    m.optimizer_state = saturated((unsigned __int128)optimizer.state().size() * m.weights);
+    std::int64_t largest = 0;
+    for (const std::string& id : model.analysis().order)
+        largest = std::max(largest, model.info(id).layer.output.elements());
+    m.activations = saturated((unsigned __int128)std::uint64_t(largest) * std::uint64_t(batch) * sizeof(float));
+    return m;
+}
 
 MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimizer, const PlanOptions& plan) {
     MemoryBreakdown m = estimate_inference_memory(model, plan);  // weights, their gradients, the plan
@@ -26,7 +49,13 @@ MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimize
 }
 
 MemoryBreakdown estimate_training_memory(const Graph& graph, Optimizer& optimizer, const PlanOptions& plan) {
-    return estimate_training_memory(Model::shapes_only(graph), optimizer, plan);
+    const Model shapes = Model::shapes_only(graph);
+    MemoryBreakdown floor = training_memory_floor(shapes, optimizer, plan.batch);
+    if (floor.total() > device_memory(device_or_cpu(plan.device)).total) {
+        floor.lower_bound = true;  // choosing kernels for sizes like these would take long, for nothing
+        return floor;
+    }
+    return estimate_training_memory(shapes, optimizer, plan);
 }
 
 MemoryBreakdown estimate_training_memory(const Project& project) {
@@ -47,13 +76,26 @@ std::string megabytes(std::size_t bytes) {
     return buf;
 }
 
-void check_memory_limit(const MemoryBreakdown& need, std::int64_t limit_mb, std::int64_t batch, const std::string& what) {
-    if (limit_mb <= 0 || need.total() <= std::size_t(limit_mb) * 1000000) return;
-    throw runtime_error(what + " needs about " + megabytes(need.total()) + " at batch size " + std::to_string(batch) +
-                        " (weights " + megabytes(need.weights) + ", gradients " + megabytes(need.gradients) +
-                        ", optimizer state " + megabytes(need.optimizer_state) + ", activations " +
-                        megabytes(need.activations) + ", kernel workspaces " + megabytes(need.workspaces) + ") but the memory limit is " + std::to_string(limit_mb) +
-                        " MB (training.memory_limit_mb); lower the batch size or the model's size, or raise the limit");
+void check_memory_fits(const MemoryBreakdown& need, std::int64_t limit_mb, const std::string& device, std::int64_t batch,
+                       const std::string& what) {
+    const std::uint64_t machine = device_memory(device_or_cpu(device)).total;
+    const bool over_limit = limit_mb > 0 && need.total() > std::size_t(limit_mb) * 1000000;
+    if (!over_limit && need.total() <= machine) return;
+    const std::string allowed = over_limit ? "the memory limit is " + std::to_string(limit_mb) + " MB (training.memory_limit_mb)"
+                                           : "the " + device_or_cpu(device) + " device has " + megabytes(machine) + " in all";
+    throw input_error(what + " needs " + (need.lower_bound ? "at least " : "about ") + megabytes(need.total()) +
+                      " at batch size " + std::to_string(batch) + " (weights " + megabytes(need.weights) + ", gradients " +
+                      megabytes(need.gradients) + ", optimizer state " + megabytes(need.optimizer_state) + ", activations " +
+                      megabytes(need.activations) + ", kernel workspaces " +
+                      (need.lower_bound ? std::string("not counted") : megabytes(need.workspaces)) + ") but " + allowed +
+                      "; lower the batch size or the model's size" + (over_limit ? ", or raise the limit" : ""));
+}
+
+void require_training_fits(const Project& project, const std::string& device) {
+    const auto optimizer = make_optimizer(project.training.optimizer.type, project.training.optimizer.params);
+    const PlanOptions plan{.device = device_or_cpu(device), .batch = project.training.batch_size, .mode = PlanMode::Train};
+    check_memory_fits(estimate_training_memory(project.graph, *optimizer, plan), project.training.memory_limit_mb,
+                      plan.device, plan.batch, "training");
 }
 
 }  // namespace lf

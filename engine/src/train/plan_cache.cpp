@@ -22,14 +22,14 @@ MemoryBreakdown PlanCache::need(const PlanOptions& o) const {
 }
 
 // Plans are the run's big allocations: the configured limit is checked against the estimate
-// before one is built, and an allocation that fails anyway becomes a clear error.
+// before one is built (the device's memory was checked before the model was, require_training_fits), and an allocation that fails anyway becomes a clear error.
 PlanSlot& PlanCache::get(std::int64_t batch, bool training) {
     auto& slot = plans_[{batch, training}];
     if (slot) return *slot;
     const PlanOptions o{.device = device_->device(), .batch = batch,
                         .mode = training ? PlanMode::Train : PlanMode::Infer, .seed = seed_};
     const std::string what = training ? "training" : "evaluation";
-    if (memory_limit_mb_ > 0) check_memory_limit(need(o), memory_limit_mb_, batch, what);
+    if (memory_limit_mb_ > 0) check_memory_fits(need(o), memory_limit_mb_, o.device, batch, what);
     try {
         slot = std::make_unique<PlanSlot>(device_->make_plan(o));
     } catch (const std::bad_alloc&) {  // the partial plan is freed: there is room to estimate

@@ -12,6 +12,7 @@ struct MemoryBreakdown {
     std::size_t optimizer_state = 0;  // Adam's m and v, momentum, ...
     std::size_t activations = 0;      // layer outputs (inputs included), planned once per batch size
     std::size_t workspaces = 0;       // kernel-private: reordered weights, pooling indices, statistics
+    bool lower_bound = false;         // only a floor was counted (too big to plan): "at least"
     std::size_t total() const { return weights + gradients + optimizer_state + activations + workspaces; }
     MemoryBreakdown& operator+=(const MemoryBreakdown& o);
     MemoryBreakdown& operator-=(const MemoryBreakdown& o);

@@ -17,7 +17,7 @@ struct Shape {
 
     std::size_t rank() const { return dims.size(); }
     Dim operator[](std::size_t i) const { return dims[i]; }
-    Dim elements() const;                    // product of dims (1 for rank 0)
+    Dim elements() const;                    // product of dims (1 for rank 0); checked, see checked.h
     std::string str() const;                 // "(?, 28, 28, 1)"
     bool operator==(const Shape&) const = default;
 };

@@ -42,7 +42,8 @@ struct DecodeOptions {
 Image decode_image(const std::uint8_t* data, std::size_t size, const DecodeOptions& opts = {});
 // Reads and decodes a file; errors name the path.
 Image read_image(const std::string& path, const DecodeOptions& opts = {});
-// Whole-file read tuned for many small files (one open, fstat, read); errors name the path.
+// The whole file under core/file_io's open policy (a regular file of at most kMaxImageFileBytes);
+// errors name the path.
 std::vector<std::uint8_t> read_file_bytes(const std::string& path);
 
 // Gray/RGB/RGBA -> 1 or 3 channels (ITU-R 601 luma with PIL's rounding for RGB -> gray).
