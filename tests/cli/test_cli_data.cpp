@@ -49,7 +49,7 @@ private slots:
         QCOMPARE(r["problem_count"], 1);
         QVERIFY(r["problems"][0]["path"].get<std::string>().find("bad.png") != std::string::npos);
         Run text = cli({"dataset", "inspect", folder});
-        QVERIFY2(text.out.contains("9_Ankle_boot") && text.out.contains("bad.png: empty file"), qPrintable(text.out));
+        QVERIFY2(text.out.contains("9_Ankle_boot") && text.out.contains("bad.png: the image file is empty (0 bytes)"), qPrintable(text.out));
 
         // Same samples, same model and seed: the folder path must learn as well as the IDX path.
         const QString proj = dir_.filePath("mlp.lfproj");

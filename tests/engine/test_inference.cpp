@@ -99,7 +99,7 @@ private slots:
             inference.predict(synthetic(50000));
             QFAIL("the plan was built over the limit");
         } catch (const lf::Error& e) {
-            QCOMPARE(e.kind(), lf::ErrorKind::Runtime);
+            QCOMPARE(e.kind(), lf::ErrorKind::Input);
             const std::string why = e.what();
             QVERIFY2(why.find("evaluation needs about") == 0 && why.find("memory limit is 1 MB") != std::string::npos &&
                          why.find("optimizer state 0.0 MB") != std::string::npos,

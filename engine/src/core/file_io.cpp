@@ -20,6 +20,7 @@ namespace lf {
 namespace {
 
 std::string mb(std::uint64_t bytes) {
+    if (bytes < 10000) return std::to_string(bytes) + " bytes";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / 1e6);
     return buf;

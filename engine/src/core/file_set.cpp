@@ -30,6 +30,11 @@ void sync_folder(const std::string& folder) {
 
 }  // namespace
 
+void remove_stale_file_set_temporaries(const std::string& folder, const std::string& first_name) {
+    remove_stale_temporaries(folder, "." + first_name + ".", ".staging");
+    remove_stale_temporaries(folder, "." + first_name + ".pending.", ".tmp");
+}
+
 std::vector<std::string> incomplete_file_set(const std::string& folder, const std::string& first_name) {
     std::vector<std::string> names;
     const std::string journal = journal_path(folder, first_name);
@@ -55,7 +60,7 @@ void write_file_set(const std::string& folder, const FileSet& files, const std::
     fs::create_directories(folder, ec);
     if (ec) throw input_error(folder + ": cannot create the folder (" + ec.message() + ")");
     const std::string first = files.front().first;
-    remove_stale_temporaries(folder, "." + first + ".", ".staging");
+    remove_stale_file_set_temporaries(folder, first);
     const std::string staging = unique_temporary_path((fs::path(folder) / ("." + first)).string()) + ".staging";
     if (!fs::create_directory(staging, ec))
         throw input_error(folder + ": cannot create the staging folder " + staging + " (" + ec.message() +
@@ -73,13 +78,13 @@ void write_file_set(const std::string& folder, const FileSet& files, const std::
                 throw input_error(target + ": cannot move the new " + what + " into place (" + std::strerror(errno) + ")");
         }
         sync_folder(folder);
+        fs::remove_all(staging, ec);  // before the journal: a kill after it leaves nothing behind
         fs::remove(journal_path(folder, first), ec);
         sync_folder(folder);
     } catch (...) {
         fs::remove_all(staging, ec);
         throw;
     }
-    fs::remove_all(staging, ec);
 }
 
 }  // namespace lf

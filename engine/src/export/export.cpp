@@ -98,6 +98,7 @@ std::vector<std::string> export_model(const Model& m, const ExportMetadata& meta
     if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec))
         throw input_error(out_dir + ": is a file, not a folder; choose an output folder");
     const std::vector<std::string> names = export_file_names(options.format);
+    remove_stale_file_set_temporaries(out_dir, names.front());
     const std::vector<std::string> incomplete = incomplete_file_set(out_dir, names.front());  // a killed export's
     std::vector<std::string> existing;
     for (const auto& name : names)

@@ -91,10 +91,14 @@ void check_tables(Db& db) {
 
 void migrate(Db& db) {
     int v = user_version(db);
-    if (v == 0)
+    if (v == 0) {
         if (const std::vector<std::string> other = tables(db); !other.empty())
             throw input_error(db.path() + ": is an SQLite database with the tables " + listed(other) +
                               " but not a Layerforge run store; choose another file or move it aside");
+        // Pages freed by deleted checkpoints go back to the file system (Db::compact); only a
+        // file without tables takes this setting.
+        db.exec("PRAGMA auto_vacuum=INCREMENTAL", "creating the run store");
+    }
     if (v < 0)  // the fuzzer's damaged header; it indexed kMigrations out of bounds
         throw input_error(db.path() + ": the run store's schema version " + std::to_string(v) +
                           " is invalid; the file is damaged");

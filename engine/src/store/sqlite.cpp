@@ -55,7 +55,6 @@ Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms
         const std::string opening = "opening the run store";
         if (!read_only) {
             exec("PRAGMA page_size=65536", opening);
-            exec("PRAGMA auto_vacuum=INCREMENTAL", opening);  // like the page size: only a new file takes it
             exec("PRAGMA journal_mode=WAL", opening);
             // SQLite's default checkpoints the log every 1000 pages: 64 MB here. Bound it to 4 MB.
             exec("PRAGMA wal_autocheckpoint=64", opening);

@@ -19,6 +19,11 @@ using FileSet = std::vector<std::pair<std::string, std::string>>;  // file name 
 // Input otherwise (a folder that cannot be written).
 void write_file_set(const std::string& folder, const FileSet& files, const std::string& what);
 
+// Removes what killed writers of the set left in `folder`: staging folders and journal temporaries
+// of processes that are gone. write_file_set() does it first; a caller that may refuse to write
+// (files exist) calls it too, so that a refusal still cleans up.
+void remove_stale_file_set_temporaries(const std::string& folder, const std::string& first_name);
+
 // The names of a set whose write was cut short (its journal is there), so that they may be
 // replaced without asking; empty when the set is complete or absent.
 std::vector<std::string> incomplete_file_set(const std::string& folder, const std::string& first_name);
