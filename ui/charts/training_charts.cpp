@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QTimer>
@@ -15,6 +16,7 @@
 
 #include "charts/chart_csv.h"
 #include "charts/run_curves.h"
+#include "widgets/scrollable.h"
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_store.h"
 
@@ -60,8 +62,11 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), redrawTimer_(
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     buildToolbar(layout);
-    plotsLayout_ = new QVBoxLayout;
-    layout->addLayout(plotsLayout_, 1);
+    // The plots scroll once they no longer fit at their minimum height (loss, accuracy, lr, ...).
+    auto* plots = new QWidget;
+    plotsLayout_ = new QVBoxLayout(plots);
+    plotsLayout_->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scrollable(plots), 1);
     redrawTimer_->setSingleShot(true);
     redrawTimer_->setInterval(kRedrawIntervalMs);
     connect(redrawTimer_, &QTimer::timeout, this, &TrainingCharts::refresh);

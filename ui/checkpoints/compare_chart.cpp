@@ -13,7 +13,7 @@ CompareChart::CompareChart(QWidget* parent) : QChartView(parent), series_(new QB
     chart()->setTitle(tr("Select two or more checkpoints and press Compare"));
     chart()->legend()->setAlignment(Qt::AlignBottom);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
+    setMinimumHeight(140);
 }
 
 void CompareChart::setCheckpoints(const std::vector<CheckpointRow>& rows) {

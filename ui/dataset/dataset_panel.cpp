@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -16,6 +17,7 @@
 #include "dataset/sample_grid.h"
 #include "document/project_document.h"
 #include "document/set_training.h"
+#include "widgets/scrollable.h"
 
 namespace lf::ui {
 
@@ -77,7 +79,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     rightLayout->addWidget(settings_);
     auto* body = new QSplitter(Qt::Horizontal);
     body->addWidget(left);
-    body->addWidget(right);
+    body->addWidget(scrollable(right));
     body->setStretchFactor(0, 3);
     body->setStretchFactor(1, 2);
 

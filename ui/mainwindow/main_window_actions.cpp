@@ -116,6 +116,7 @@ void MainWindow::createViewMenu() {
     connect(snap, &QAction::toggled, this, [this](bool on) { scene_->setSnapToGrid(on); });
     m->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) m->addAction(d->toggleViewAction());
+    add(m, tr("&Reset layout"), QKeySequence(), this, [this] { resetLayout(); });
 }
 
 }  // namespace lf::ui

@@ -13,6 +13,7 @@
 #include "training/run_options_form.h"
 #include "training/training_progress.h"
 #include "training/training_settings_form.h"
+#include "widgets/scrollable.h"
 
 namespace lf::ui {
 
@@ -39,9 +40,7 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
     leftLayout->addWidget(group(tr("Training settings"), settings_));
     leftLayout->addWidget(group(tr("Checkpoints and device"), runOptions_));
     leftLayout->addStretch(1);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
+    QScrollArea* scroll = scrollable(left);
 
     auto* placeholder = new QLabel(tr("Live charts appear here."));
     placeholder->setAlignment(Qt::AlignCenter);
