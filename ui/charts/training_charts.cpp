@@ -81,6 +81,7 @@ void TrainingCharts::beginLiveRun(const QString& title) {
     titleLabel_->setText(title);
     live_.curves.clear();
     secondsOffset_ = 0;
+    showError(QString());
     markAllDirty();
 }
 

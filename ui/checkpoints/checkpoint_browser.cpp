@@ -80,6 +80,10 @@ CheckpointBrowser::CheckpointBrowser(StudioSession* session, QWidget* parent)
     connect(view_, &QTableView::doubleClicked, this, [this] { restore_->trigger(); });
     connect(session_, &StudioSession::storeChanged, this, &CheckpointBrowser::refresh);
     connect(session_->document(), &ProjectDocument::fileNameChanged, this, &CheckpointBrowser::refresh);  // another store
+    connect(session_, &StudioSession::projectSwitched, this, [this] {
+        chart_->setCheckpoints({});  // the previous project's comparison
+        refresh();
+    });
     poll_->setInterval(2000);
     connect(poll_, &QTimer::timeout, this, &CheckpointBrowser::refreshIfChanged);
     updateActions();

@@ -66,6 +66,7 @@ EvaluationView::EvaluationView(StudioSession* session, QWidget* parent)
         const QString stale = tr("The current weights changed: evaluate again to update.");
         if (result_.matrix.total() && !summary_->text().endsWith(stale)) summary_->setText(summary_->text() + "\n" + stale);
     });
+    connect(session_, &StudioSession::projectSwitched, this, &EvaluationView::clear);
     poll_->setInterval(100);
     connect(poll_, &QTimer::timeout, this, [this] {
         if (progressState_ && progressState_->total) {
@@ -153,14 +154,39 @@ void EvaluationView::evaluate() {
     poll_->start();
     summary_->setText(tr("Evaluating %1…").arg(session_->hasWeights() ? session_->weightsOrigin() : tr("the initial weights")));
     running_ = runInBackground(this, [=] { return evaluateSplit(model, project, cache, *progress); },
-                               [this](EvaluationResult r) { showResult(std::move(r)); });
+                               [this, generation = generation_](EvaluationResult r) {
+                                   endEvaluating();
+                                   if (generation == generation_) showResult(std::move(r));  // else: the previous project's
+                               });
 }
 
-void EvaluationView::showResult(EvaluationResult r) {
+// Another project: its results, a dropped image's prediction and the shown sample go. A running
+// evaluation's result would be the previous project's: it is dropped when it arrives.
+void EvaluationView::clear() {
+    if (progressState_) progressState_->cancel = true;
+    ++generation_;
+    result_ = EvaluationResult();
+    confusion_->setMatrix(ConfusionMatrix(0), {});
+    scores_->setRowCount(0);
+    mistakes_->clear();
+    clearSample();
+    caption_->setText(tr("Click a misclassified sample, or drop an image file on the window."));
+    summary_->clear();
+}
+
+void EvaluationView::clearSample() {
+    preview_->clear();
+    probabilities_->clear();
+}
+
+void EvaluationView::endEvaluating() {
     evaluating_ = false;
     poll_->stop();
     progress_->setVisible(false);
     run_->setEnabled(true);
+}
+
+void EvaluationView::showResult(EvaluationResult r) {
     if (!r.error.isEmpty()) return fail(tr("Evaluation failed: %1").arg(r.error));
     result_ = std::move(r);
     const ConfusionMatrix& m = result_.matrix;

@@ -46,6 +46,11 @@ void MainWindow::connectCharts(TrainingPanel* train) {
     train->setChartsWidget(charts);
     charts->setStorePath(session_->storePath());
     connect(doc_, &ProjectDocument::fileNameChanged, charts, [this, charts] { charts->setStorePath(session_->storePath()); });
+    connect(session_, &StudioSession::projectSwitched, charts, [this, charts] {
+        charts->setStorePath(session_->storePath());
+        charts->beginLiveRun(QString());  // the previous project's curves and overlays go
+        for (qint64 id : charts->overlayRuns()) charts->removeOverlay(id);
+    });
     TrainingController* controller = train->controller();
     connect(controller, &TrainingController::started, charts, [this, charts](qint64 runId) {
         charts->setStorePath(session_->storePath());

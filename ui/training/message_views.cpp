@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QVBoxLayout>
 
+#include "session/studio_session.h"
 #include "training/error_banner.h"
 #include "training/log_view.h"
 #include "training/training_controller.h"
@@ -33,6 +34,7 @@ MessageViews installMessageViews(QMainWindow* window, TrainingController* contro
     QObject::connect(controller, &TrainingController::failed, banner,
                      [banner](const QString& m) { banner->showMessage(QObject::tr("Training failed: %1").arg(m)); });
     QObject::connect(controller, &TrainingController::started, banner, &ErrorBanner::dismiss);
+    QObject::connect(controller->session(), &StudioSession::projectSwitched, banner, &ErrorBanner::dismiss);
     return {log, banner};
 }
 

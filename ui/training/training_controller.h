@@ -3,7 +3,8 @@
 // GUI thread never waits on the engine. start() trains a snapshot of the document's project
 // as it is at that moment (an unsaved project records its run in StudioSession::storePath());
 // engine events come back as queued signals. When a run ends with weights they become the
-// session's current weights, and every committed checkpoint calls notifyStoreChanged().
+// session's current weights, and every committed checkpoint calls notifyStoreChanged(). Opening
+// another project stops a run: its remaining events would belong to the previous project.
 #include <QObject>
 #include <QPointer>
 #include <memory>
@@ -38,6 +39,7 @@ public:
     State state() const { return state_; }
     bool isActive() const { return state_ != State::Idle; }
     qint64 runId() const { return runId_; }  // the current or last run; 0 before any
+    bool abandoned() const { return abandoned_; }  // the last run was stopped by opening another project
 
     // false (and a log line saying so) when a run is already going. Errors found later (the
     // graph, the data, the store) end the run with failed() and finished(RunStatus::Failed, ...).
@@ -71,6 +73,7 @@ private:
     std::shared_ptr<TrainingSession> run_;
     State state_ = State::Idle;
     qint64 runId_ = 0;
+    bool abandoned_ = false;  // another project was opened: the run stops, its events are dropped
 };
 
 }  // namespace lf::ui

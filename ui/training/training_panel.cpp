@@ -71,7 +71,10 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
     });
     connect(controller_, &TrainingController::stateChanged, this, &TrainingPanel::updateButtons);
     connect(controller_, &TrainingController::trainEvent, progress_, &TrainingProgress::showTrainEvent);
-    connect(controller_, &TrainingController::finished, progress_, &TrainingProgress::showEnd);
+    connect(controller_, &TrainingController::finished, progress_, [this](lf::RunStatus status, const QString& message) {
+        if (!controller_->abandoned()) progress_->showEnd(status, message);  // else: the previous project's run
+    });
+    connect(session, &StudioSession::projectSwitched, progress_, &TrainingProgress::clear);
     updateButtons();
 }
 
