@@ -99,8 +99,11 @@ void TrainingCharts::addEpoch(std::int64_t step, double epoch, double seconds, c
         if (isValidation(name)) append(name, {double(step), epoch, seconds, value});
 }
 
-void TrainingCharts::addEpochEnd(std::int64_t step, double epoch, double seconds, const lf::Metrics& m) {
-    for (const auto& [name, value] : m) append(name, {double(step), epoch, seconds, value});
+void TrainingCharts::addTrainStep(const lf::TrainEvent& e) {
+    const double inEpoch = double(e.step - (e.epoch - 1) * e.steps_per_epoch);
+    const double epoch = e.steps_per_epoch > 0 ? double(e.epoch - 1) + inEpoch / double(e.steps_per_epoch) : double(e.epoch);
+    addStep(e.step, epoch, e.elapsed_seconds, e.metrics);
+    append("lr", {double(e.step), epoch, e.elapsed_seconds, e.learning_rate});
 }
 
 void TrainingCharts::setStorePath(const QString& runStorePath) {

@@ -76,6 +76,9 @@ bool TrainingController::launch(const QString& resumeSpec) {
         Q_EMIT started(id);
     });
     connect(worker, &TrainingWorker::trainEvent, this, &TrainingController::onEvent);
+    connect(worker, &TrainingWorker::stepsLogged, this, [this](const std::vector<lf::TrainEvent>& steps) {
+        if (!abandoned_) Q_EMIT stepsLogged(steps);
+    });
     connect(worker, &TrainingWorker::checkpointSaved, this, [this](qint64 id) {
         session_->notifyStoreChanged();
         Q_EMIT checkpointSaved(id);

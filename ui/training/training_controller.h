@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QPointer>
 #include <memory>
+#include <vector>
 
 #include "training/training_types.h"
 
@@ -53,6 +54,7 @@ Q_SIGNALS:
     void stateChanged(lf::ui::TrainingController::State state);
     void started(qint64 runId);                 // the run is recorded in the store
     void trainEvent(const lf::TrainEvent& e);  // RunStarted, coalesced Steps, EpochEnd, Paused, ...
+    void stepsLogged(const std::vector<lf::TrainEvent>& steps);  // every step, batched: for the charts
     void checkpointSaved(qint64 checkpointId);
     // Every run ends with finished(status, message): Finished, EarlyStopped, Stopped or Failed.
     void finished(lf::RunStatus status, const QString& message);
