@@ -7,6 +7,7 @@
 
 #include "training/training_controller.h"
 
+class QLabel;
 class QPushButton;
 class QSplitter;
 
@@ -37,6 +38,7 @@ public:
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* resumeButton() const { return resume_; }
     QPushButton* stopButton() const { return stop_; }
+    QLabel* blockedReason() const { return blocked_; }  // why Start is off for this graph; hidden when it can train
 
 private:
     QWidget* buildControls();
@@ -49,6 +51,7 @@ private:
     DeviceGauge* gauge_;
     QSplitter* chartsSplitter_;
     QPushButton *start_, *pause_, *resume_, *stop_;
+    QLabel* blocked_;
 };
 
 }  // namespace lf::ui
