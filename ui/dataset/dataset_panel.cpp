@@ -46,7 +46,8 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), source_(new QComboBox), path_(new QLineEdit), choose_(new QPushButton(tr("Choose Folder…"))),
       status_(new QLabel), chart_(new ClassCountChart), samples_(new SampleGrid), stats_(new QLabel), modelInput_(new QLabel),
       problems_(new QListWidget), settings_(new BindingSettings(doc)), shapeMessage_(banner("#ffe8a8")),
-      applyShape_(new QPushButton(tr("Use the dataset's shape"))), classWarning_(banner("#ffc8a8")) {
+      applyShape_(new QPushButton(tr("Use the dataset's shape"))), classWarning_(banner("#ffc8a8")),
+      validationWarning_(banner("#ffe8a8")) {
     source_->addItem(tr("Fashion-MNIST (installed)"), "fashion-mnist");
     source_->addItem(tr("Image folder"), "image-folder");
     path_->setReadOnly(true);
@@ -87,6 +88,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     layout->addLayout(top);
     layout->addLayout(shapeRow);
     layout->addWidget(classWarning_);
+    layout->addWidget(validationWarning_);
     layout->addWidget(body, 1);
 
     connect(source_, &QComboBox::activated, this, [this] {
@@ -139,6 +141,7 @@ void DatasetPanel::onDocumentChanged(const DocumentChange& change) {
     case DocumentChange::SettingsChanged: {
         const DatasetBinding& b = doc_->project().dataset;
         if (b.kind != loadedKind_ || b.path != loadedPath_) reload();
+        updateValidationWarning();
         break;
     }
     case DocumentChange::GraphChanged:
@@ -189,6 +192,7 @@ void DatasetPanel::showSummary(const DatasetSummary& s) {
     for (const DatasetProblem& p : s.problems) problems_->addItem(p.path + ": " + p.reason);
     showStatistics();
     updateFit();
+    updateValidationWarning();
     Q_EMIT summaryReady();
 }
 
@@ -221,6 +225,19 @@ void DatasetPanel::updateFit() {
     const QString warning = summary_.ok() ? classCountWarning(*doc_, int(summary_.classes.size())) : QString();
     classWarning_->setText(warning);
     classWarning_->setVisible(!warning.isEmpty());
+}
+
+// The trainer validates on nothing when "Test split" is chosen for a folder without test/:
+// say so where the choice is made, instead of a run without validation curves.
+void DatasetPanel::updateValidationWarning() {
+    const DatasetBinding& b = doc_->project().dataset;
+    const bool missing = b.kind == "image-folder" && b.validation == "test" && summary_.ok() &&
+                         summary_.source == QString::fromStdString(b.path) && !summary_.splits.contains("test");
+    validationWarning_->setText(missing ? tr("%1 has no test/ folder, so \"Validate on: Test split\" validates on "
+                                             "nothing. Choose \"Fraction of the training split\", or add "
+                                             "test/CLASS folders.").arg(summary_.source)
+                                        : QString());
+    validationWarning_->setVisible(missing);
 }
 
 }  // namespace lf::ui

@@ -2,6 +2,7 @@
 #include "evaluation/evaluation_view.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
@@ -22,6 +23,7 @@
 
 #include "document/project_document.h"
 #include "evaluation/confusion_model.h"
+#include "evaluation/rotated_label.h"
 #include "session/background_task.h"
 #include "session/studio_session.h"
 
@@ -92,9 +94,33 @@ QWidget* EvaluationView::createResultsPane() {
     scores_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     scores_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* pane = new QSplitter(Qt::Vertical);
-    pane->addWidget(matrixView_);
+    pane->addWidget(titledMatrix());
     pane->addWidget(scores_);
     return pane;
+}
+
+// The heat map with its axis titles: predicted classes across the top, true classes down the side.
+QWidget* EvaluationView::titledMatrix() {
+    auto* predicted = new QLabel(tr("Predicted class"));
+    predicted->setObjectName("predictedAxisTitle");
+    predicted->setAlignment(Qt::AlignCenter);
+    auto* actual = new RotatedLabel(tr("True class"));
+    actual->setObjectName("trueAxisTitle");
+    auto* box = new QWidget;
+    auto* grid = new QGridLayout(box);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(predicted, 0, 1);
+    grid->addWidget(actual, 1, 0);
+    grid->addWidget(matrixView_, 1, 1);
+    return box;
+}
+
+// Stretched columns fill the pane but never get narrower than their class name.
+void EvaluationView::fitMatrixHeaders() {
+    QHeaderView* header = matrixView_->horizontalHeader();
+    int widest = header->minimumSectionSize();
+    for (const QString& name : result_.classNames) widest = std::max(widest, header->fontMetrics().horizontalAdvance(name) + 16);
+    header->setMinimumSectionSize(widest);
 }
 
 QWidget* EvaluationView::createDetailsPane() {
@@ -191,6 +217,7 @@ void EvaluationView::showResult(EvaluationResult r) {
     result_ = std::move(r);
     const ConfusionMatrix& m = result_.matrix;
     confusion_->setMatrix(m, result_.classNames);
+    fitMatrixHeaders();
     const ClassScores mean = macro_average(result_.scores);
     summary_->setText(tr("Accuracy %1% on %2 %3 samples (%4 misclassified) · macro F1 %5 · weights: %6")
                           .arg(m.accuracy() * 100, 0, 'f', 2)

@@ -46,6 +46,7 @@ public:
     QTreeWidget* probabilities() const { return probabilities_; }
     QLabel* preview() const { return preview_; }
     QLabel* summary() const { return summary_; }
+    QTableView* matrixView() const { return matrixView_; }
 
 public Q_SLOTS:
     void evaluate();                          // emits evaluated() or failed()
@@ -65,6 +66,8 @@ protected:
 private:
     QWidget* createResultsPane();
     QWidget* createDetailsPane();
+    QWidget* titledMatrix();
+    void fitMatrixHeaders();
     void endEvaluating();
     void showResult(EvaluationResult r);
     void showPrediction(const ImagePrediction& p);

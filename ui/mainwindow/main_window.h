@@ -68,6 +68,7 @@ private:
     void createFileMenu();
     void createEditMenu();
     void createViewMenu();
+    void createHelpMenu();
     void createStatusBar();
     void updateTitle();
     void updateStatus();

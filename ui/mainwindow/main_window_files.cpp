@@ -25,6 +25,13 @@ namespace {
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
 
+QString recoveryQuestion(const QString& original) {
+    if (original.isEmpty())
+        return MainWindow::tr("Layerforge did not close properly last time. Restore the unsaved changes to an untitled project?");
+    return MainWindow::tr("Layerforge did not close properly last time. Restore the unsaved changes to %1 (%2)?")
+        .arg(QFileInfo(original).fileName(), original);
+}
+
 QString projectFilter() { return MainWindow::tr("Layerforge projects (*.lfproj);;All files (*)"); }
 
 }  // namespace
@@ -151,7 +158,7 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::offerRecovery() {
     if (!recovery_->exists()) return;
     auto answer = QMessageBox::question(this, tr("Recover unsaved work?"),
-                                        tr("Layerforge did not close properly last time. Restore the autosaved project?"),
+                                        recoveryQuestion(recovery_->originalFileName()),
                                         QMessageBox::Yes | QMessageBox::No);
     QString error;
     if (answer == QMessageBox::Yes && !recovery_->restore(&error)) showError(tr("Cannot recover"), error);
