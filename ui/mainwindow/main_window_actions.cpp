@@ -103,6 +103,10 @@ void MainWindow::createEditMenu() {
         [this] { autoLayout(scene_, LayoutDirection::LeftToRight); view_->fitToView(); });
     add(m, tr("Auto-layout &Top to Bottom"), QKeySequence(tr("Ctrl+Shift+L")), this,
         [this] { autoLayout(scene_, LayoutDirection::TopToBottom); view_->fitToView(); });
+    add(m, tr("Auto-layout to &Fit Window"), QKeySequence(tr("Ctrl+Alt+L")), this, [this] {
+        autoLayoutToFit(scene_, view_->viewport()->size());
+        view_->fitToView();
+    });
     m->addSeparator();
     add(m, tr("&Preferences…"), QKeySequence::Preferences, this, [this] { PreferencesDialog(this).exec(); })
         ->setMenuRole(QAction::PreferencesRole);

@@ -114,7 +114,7 @@ bool MainWindow::importKeras(const QString& path) {
         Project p;
         p.name = QFileInfo(path).completeBaseName().toStdString();
         p.graph = import_keras_model_file(path.toStdString());
-        for (const auto& [id, at] : layeredLayout(p.graph, LayoutDirection::LeftToRight)) {
+        for (const auto& [id, at] : wrappedLayout(p.graph, view_->viewport()->size())) {  // long models wrap
             p.graph.find(id)->x = at.x();
             p.graph.find(id)->y = at.y();
         }
