@@ -78,6 +78,7 @@ private:
     bool fileDone(bool ok, const QString& error, const QString& failure, const QString& path, const QString& done);
     bool save();
     bool saveAs();
+    bool placeForRuns();
     void newProject();
     void newFromTemplate(const QString& path);
     void openDialog();
@@ -102,6 +103,7 @@ private:
     QSpinBox* batch_ = nullptr;
     QByteArray defaultState_;  // the docks as first laid out, for View > Reset layout
     bool designDocksShown_ = true;
+    QString copyOf_;  // the read-only project this untitled document is a copy of
 };
 
 }  // namespace lf::ui

@@ -15,6 +15,7 @@
 #include "document/project_document.h"
 #include "document/recovery.h"
 #include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 #include "layerforge/project/keras_import.h"
 #include "mainwindow/main_window.h"
 
@@ -79,11 +80,30 @@ bool MainWindow::fileDone(bool ok, const QString& error, const QString& failure,
     return true;
 }
 
+// A project in a folder the user cannot write (the installed templates) opens as an untitled
+// copy: its runs and saves must not go beside the original.
 bool MainWindow::openFile(const QString& path) {
     QString error;
     bool ok = doc_->load(path, &error);
+    const bool readOnly = ok && !folder_is_writable(QFileInfo(path).absolutePath().toStdString());
+    if (readOnly) {
+        doc_->reset(doc_->project(), {});
+        copyOf_ = path;
+    }
     if (ok) view_->fitToView();
-    return fileDone(ok, error, tr("Cannot open project"), path, tr("Opened %1").arg(path));
+    return fileDone(ok, error, tr("Cannot open project"), path,
+                    readOnly ? tr("%1 is in a read-only folder: opened as an untitled copy").arg(path) : tr("Opened %1").arg(path));
+}
+
+// Before a run of such a copy: ask where to save it, so its run store goes there.
+bool MainWindow::placeForRuns() {
+    if (copyOf_.isEmpty() || !doc_->fileName().isEmpty()) return true;
+    const QString name = QFileInfo(copyOf_).fileName();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save the copy of %1 where its runs can go").arg(name),
+                                                QDir::home().filePath(name), projectFilter());
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(".lfproj")) path += ".lfproj";
+    return saveTo(path);
 }
 
 void MainWindow::openDialog() {

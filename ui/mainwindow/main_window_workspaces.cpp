@@ -22,6 +22,8 @@ void MainWindow::createWorkspaces() {
 
     auto* train = new TrainingPanel(session_);
     addWorkspace(train, tr("Train"));
+    train->setStartGuard([this] { return placeForRuns(); });
+    connect(session_, &StudioSession::projectSwitched, this, [this] { copyOf_.clear(); });
     installMessageViews(this, train->controller());  // log dock + error banner, wired to training
     connectCharts(train);
 

@@ -91,6 +91,7 @@ QWidget* TrainingPanel::buildControls() {
     blocked_->setStyleSheet("color: #a15c00");
     l->addWidget(blocked_, 1);
     connect(start_, &QPushButton::clicked, this, [this] {
+        if (startGuard_ && !startGuard_()) return;
         progress_->clear();
         controller_->start();
     });
