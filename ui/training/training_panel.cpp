@@ -89,7 +89,8 @@ QWidget* TrainingPanel::buildControls() {
     blocked_->setObjectName("trainBlocked");
     blocked_->setWordWrap(true);
     blocked_->setStyleSheet("color: #a15c00");
-    l->addWidget(blocked_, 1);
+    l->addWidget(blocked_, 4);
+    l->addStretch(1);  // the buttons keep their size while the reason is hidden
     connect(start_, &QPushButton::clicked, this, [this] {
         if (startGuard_ && !startGuard_()) return;
         progress_->clear();
