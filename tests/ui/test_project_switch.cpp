@@ -102,6 +102,12 @@ private Q_SLOTS:
 
         QVERIFY(w.openFile(first));
         QTRY_VERIFY_WITH_TIMEOUT(browser->model()->rowCount() > 0, 5000);
+
+        // Another project on the same data: the Data page still shows that project's Input.
+        Project wide = tinyImageProject(dir_.filePath("images"), 1);
+        wide.graph.nodes[0].params["shape"] = IntList{16, 16, 1};
+        w.document()->reset(wide, dir_.filePath("wide.lfproj"));
+        QVERIFY2(dataset->modelInput()->text().contains("16"), qPrintable(dataset->modelInput()->text()));
     }
 
     // A run going when another project opens is stopped, and none of its later events reach

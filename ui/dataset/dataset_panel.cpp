@@ -141,6 +141,7 @@ void DatasetPanel::onDocumentChanged(const DocumentChange& change) {
     case DocumentChange::SettingsChanged: {
         const DatasetBinding& b = doc_->project().dataset;
         if (b.kind != loadedKind_ || b.path != loadedPath_) reload();
+        updateFit();  // another project on the same data: its own Input and class count
         updateValidationWarning();
         break;
     }
