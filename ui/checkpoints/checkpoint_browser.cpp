@@ -68,8 +68,8 @@ CheckpointBrowser::CheckpointBrowser(StudioSession* session, QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(view_);
     split->addWidget(details_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(toolbar);
     layout->addWidget(banner_);

@@ -23,7 +23,7 @@ double metricOf(const CheckpointRow& r, const QString& name) {
 
 QValueAxis* valueAxis(const QString& title, double bottom, double top) {
     auto* y = new QValueAxis;
-    y->setTitleText(title);
+    if (!title.isEmpty()) y->setTitleText(title);
     y->setRange(bottom, top > bottom ? top * 1.05 : bottom + 1);
     return y;
 }
@@ -34,7 +34,8 @@ CompareChart::CompareChart(QWidget* parent) : QChartView(parent), series_(new QB
     chart()->addSeries(series_);
     chart()->addSeries(rates_);
     chart()->setTitle(tr("Select two or more checkpoints and press Compare"));
-    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->legend()->setAlignment(Qt::AlignRight);  // the height goes to the bars on a laptop screen
+    chart()->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(140);
 }
@@ -81,7 +82,7 @@ void CompareChart::setCheckpoints(const std::vector<CheckpointRow>& rows) {
     auto* x = new QBarCategoryAxis;
     x->append(categories_);
     chart()->addAxis(x, Qt::AlignBottom);
-    chart()->addAxis(valueAxis(tr("metric"), bottom, top), Qt::AlignLeft);
+    chart()->addAxis(valueAxis(QString(), bottom, top), Qt::AlignLeft);
     series_->attachAxis(x);
     series_->attachAxis(chart()->axes(Qt::Vertical).first());
     rates_->attachAxis(x);
@@ -91,8 +92,7 @@ void CompareChart::setCheckpoints(const std::vector<CheckpointRow>& rows) {
         chart()->addAxis(y, Qt::AlignRight);
         rates_->attachAxis(y);
     }
-    chart()->setTitle(rows.empty() ? tr("Select two or more checkpoints and press Compare")
-                                   : tr("Metrics of %n checkpoint(s)", nullptr, int(rows.size())));
+    chart()->setTitle(rows.empty() ? tr("Select two or more checkpoints and press Compare") : QString());
 }
 
 }  // namespace lf::ui

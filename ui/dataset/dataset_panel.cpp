@@ -70,6 +70,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     auto* left = new QSplitter(Qt::Vertical);
     left->addWidget(chart_);
     left->addWidget(samples_);
+    left->setSizes({300, 300});  // the counts chart gets half the height on a laptop screen
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);

@@ -75,7 +75,7 @@ void MainWindow::createDocks() {
     dock(scrollable(inspector_), tr("Inspector"), "inspector", Qt::RightDockWidgetArea);
     dock(scrollable(summary_), tr("Model summary"), "summary", Qt::BottomDockWidgetArea);
     resizeDocks({findChild<QDockWidget*>("palette"), findChild<QDockWidget*>("inspector")}, {180, 270}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("summary")}, {190}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>("summary")}, {150}, Qt::Vertical);
 }
 
 void MainWindow::addWorkspace(QWidget* page, const QString& title) { workspaces_->addTab(page, title); }

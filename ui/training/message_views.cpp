@@ -17,6 +17,7 @@ MessageViews installMessageViews(QMainWindow* window, TrainingController* contro
     dock->setObjectName("logDock");
     dock->setWidget(log);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    window->resizeDocks({dock}, {150}, Qt::Vertical);  // a few lines: the workspaces need the height
 
     // The banner sits above the central widget (the workspace tabs) in a container.
     auto* banner = new ErrorBanner;

@@ -48,9 +48,10 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
     placeholder->setAlignment(Qt::AlignCenter);
     placeholder->setObjectName("chartsPlaceholder");
     chartsSplitter_->addWidget(placeholder);
-    chartsSplitter_->addWidget(group(tr("Memory"), gauge_));
+    chartsSplitter_->addWidget(scrollable(group(tr("Memory"), gauge_)));  // the charts get the height
     chartsSplitter_->setStretchFactor(0, 4);
     chartsSplitter_->setStretchFactor(1, 1);
+    chartsSplitter_->setSizes({400, 90});
 
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
