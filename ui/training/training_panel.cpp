@@ -51,7 +51,6 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
     chartsSplitter_->addWidget(scrollable(group(tr("Memory"), gauge_)));  // the charts get the height
     chartsSplitter_->setStretchFactor(0, 4);
     chartsSplitter_->setStretchFactor(1, 1);
-    chartsSplitter_->setSizes({400, 90});
 
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
@@ -124,6 +123,7 @@ void TrainingPanel::setChartsWidget(QWidget* charts) {
     chartsSplitter_->replaceWidget(0, charts);
     delete old;
     chartsSplitter_->setStretchFactor(0, 4);
+    chartsSplitter_->setSizes({400, 90});
 }
 
 QWidget* TrainingPanel::chartsWidget() const { return chartsSplitter_->widget(0); }
