@@ -542,16 +542,6 @@ The checkpoints are not shown; restore the file from a backup or move it away to
         <source>run %1 %2</source>
         <translation>运行 %1 %2</translation>
     </message>
-    <message numerus="yes">
-        <source>Metrics of %n checkpoint(s)</source>
-        <translation>
-            <numerusform>%n 个检查点的指标</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>metric</source>
-        <translation>指标</translation>
-    </message>
     <message>
         <source>learning rate</source>
         <translation>学习率</translation>

@@ -3,8 +3,11 @@
 // long chain wraps into bands); zoomed out a card becomes an overview card whose name grows;
 // cards show their key parameters; auto-layout leaves room for every edge's shape label and a
 // label that would sit on a card is not drawn; pasted and duplicated layers land beside the
-// originals, never on them.
+// originals, never on them; a template too long to read when fitted opens laid out in bands.
+#include <QAction>
 #include <QApplication>
+#include <QMenu>
+#include <QMenuBar>
 #include <QClipboard>
 #include <QDir>
 #include <QFileInfo>
@@ -17,6 +20,8 @@
 #include "canvas/edge_item.h"
 #include "canvas/edit_operations.h"
 #include "canvas/node_item.h"
+#include "canvas/readable_layout.h"
+#include "mainwindow/main_window.h"
 #include "document/move_nodes.h"
 #include "ui_test_util.h"
 
@@ -67,6 +72,40 @@ private Q_SLOTS:
 
     void fitKeepsNamesLegibleForACnn() { checkNamesLegibleAfterFit("fashion_cnn.lfproj"); }
     void fitKeepsNamesLegibleForMobileNet() { checkNamesLegibleAfterFit("mobilenet_v2_small.lfproj"); }
+
+    // File > New from Template: a template too long to read when fitted (MobileNet, a row of
+    // 60 layers) is laid out in bands; one that reads well (the CNN) keeps its positions.
+    void templatesOpenReadable() {
+        MainWindow w(QDir::temp().filePath("lf-readability-recovery.lfproj"), 3600000);
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto templateAction = [&](const QString& name) -> QAction* {
+            for (QAction* a : w.menuBar()->findChildren<QAction*>())
+                if (a->text() == name && a->parentWidget() && a->parentWidget()->parentWidget() &&
+                    qobject_cast<QMenu*>(a->parentWidget())->title().remove('&') == "New from Template")
+                    return a;
+            return nullptr;
+        };
+        const double px = QFontInfo(w.view()->font()).pixelSize();
+        ProjectDocument original;
+        loadTemplate(original, "mobilenet_v2_small.lfproj");
+        QVERIFY2(!readableWhenFitted(original.graph(), w.view()->viewport()->size(), px), "the template reads well as it is");
+        QAction* mobilenet = templateAction("mobilenet_v2_small");
+        QVERIFY(mobilenet);
+        mobilenet->trigger();
+        QCOMPARE(w.document()->graph().nodes.size(), original.graph().nodes.size());
+        QVERIFY(w.document()->fileName().isEmpty() && !w.document()->isModified());
+        QVERIFY2(NodeItem::nameScreenPixels(w.view()->zoom(), px) >= kLegible, qPrintable(QString::number(w.view()->zoom())));
+
+        ProjectDocument cnn;
+        loadTemplate(cnn, "fashion_cnn.lfproj");
+        templateAction("fashion_cnn")->trigger();
+        for (const Node& n : cnn.graph().nodes) {
+            QCOMPARE(w.document()->graph().find(n.id)->x, n.x);
+            QCOMPARE(w.document()->graph().find(n.id)->y, n.y);
+        }
+    }
 
     void zoomedOutCardsGrowTheirName() {
         const double px = fontPixels();

@@ -17,9 +17,9 @@ namespace lf::ui {
 namespace {
 
 constexpr double kHeader = 24, kPortRadius = 6, kPortSpacing = 22;
-// On-screen text below this many pixels is not read; the overview card's name may grow to this
-// many scene units (most of the card's height) to stay above it when zoomed out.
-constexpr double kLegiblePx = 9, kOverviewNameMax = 40;
+// The overview card's name may grow to this many scene units (most of the card's height) to
+// stay at least kLegiblePx on screen when zoomed out.
+constexpr double kOverviewNameMax = 40;
 // The parameters that say what a layer is, in the order the card lists them.
 const char* const kKeyParams[] = {"units", "filters", "kernel_size", "pool_size", "strides", "rate", "shape", "target_shape"};
 

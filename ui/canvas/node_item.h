@@ -22,6 +22,7 @@ class CanvasScene;
 class NodeItem : public QGraphicsItem {
 public:
     static constexpr double kWidth = 180;
+    static constexpr double kLegiblePx = 9;  // on-screen text below this is not read
     enum { Type = UserType + 1 };
 
     explicit NodeItem(std::string id);

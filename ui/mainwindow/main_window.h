@@ -81,6 +81,7 @@ private:
     bool placeForRuns();
     void newProject();
     void newFromTemplate(const QString& path);
+    void resetToReadableCopy();
     void openDialog();
     void importDialog();
     void addLayerAtCentre(const QString& type);

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -12,6 +13,7 @@
 
 #include "canvas/auto_layout.h"
 #include "canvas/canvas_view.h"
+#include "canvas/readable_layout.h"
 #include "document/project_document.h"
 #include "document/recovery.h"
 #include "layerforge/core/error.h"
@@ -64,7 +66,15 @@ void MainWindow::newFromTemplate(const QString& path) {
     if (!maybeSave()) return;
     QString error;
     if (!doc_->load(path, &error)) return showError(tr("Cannot open template"), error);
-    doc_->reset(doc_->project(), {});  // a copy: saving asks for a new file name
+    resetToReadableCopy();
+}
+
+// An untitled copy (saving asks for a file name) whose positions are the template's, not the
+// user's: a chain too long to read when fitted is laid out in bands that fit the window.
+void MainWindow::resetToReadableCopy() {
+    Project copy = doc_->project();
+    layOutToRead(copy.graph, canvasSizeOr1366(view_->viewport()->size()), QFontInfo(view_->font()).pixelSize());
+    doc_->reset(std::move(copy), {});
     view_->fitToView();
 }
 
@@ -87,7 +97,7 @@ bool MainWindow::openFile(const QString& path) {
     bool ok = doc_->load(path, &error);
     const bool readOnly = ok && !folder_is_writable(QFileInfo(path).absolutePath().toStdString());
     if (readOnly) {
-        doc_->reset(doc_->project(), {});
+        resetToReadableCopy();
         copyOf_ = path;
     }
     if (ok) view_->fitToView();
@@ -134,7 +144,7 @@ bool MainWindow::importKeras(const QString& path) {
         Project p;
         p.name = QFileInfo(path).completeBaseName().toStdString();
         p.graph = import_keras_model_file(path.toStdString());
-        for (const auto& [id, at] : wrappedLayout(p.graph, view_->viewport()->size())) {  // long models wrap
+        for (const auto& [id, at] : wrappedLayout(p.graph, canvasSizeOr1366(view_->viewport()->size()))) {  // long models wrap
             p.graph.find(id)->x = at.x();
             p.graph.find(id)->y = at.y();
         }
