@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <sstream>
 
 #include "layerforge/core/error.h"
 
@@ -46,14 +46,10 @@ std::string read_file(const std::string& path, const std::string& what) {
     if (!std::filesystem::exists(path, ec)) throw input_error(path + ": " + what + " not found; check the path");
     if (std::filesystem::is_directory(path, ec)) throw input_error(path + ": is a folder, not a " + what);
     std::ifstream in(path, std::ios::binary);
-    auto cannot_read = [&] {
-        return input_error(path + ": cannot read the " + what + " (" + std::strerror(errno) + "); check its permissions");
-    };
-    if (!in) throw cannot_read();
-    // Not `stream << rdbuf()`: it fails on an empty file, which is a readable file of 0 bytes.
-    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) throw cannot_read();
-    return bytes;
+    std::ostringstream text;
+    if (!in || !(text << in.rdbuf()) || in.bad())
+        throw input_error(path + ": cannot read the " + what + " (" + std::strerror(errno) + "); check its permissions");
+    return text.str();
 }
 
 bool folder_is_writable(const std::string& folder) {
