@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 build="${LF_BUILD_DIR:-build}"
 ninja -C "$build" test_screenshot
 LF_SOURCE_DIR="$PWD" LF_SCREENSHOT_DIR="$PWD/docs/screenshots" QT_QPA_PLATFORM=xcb \
-  xvfb-run -a -s "-screen 0 1400x900x24" "$build/tests/test_screenshot"
+  xvfb-run -a -s "-screen 0 1366x768x24" "$build/tests/test_screenshot"

@@ -56,16 +56,6 @@
     </message>
 </context>
 <context>
-    <name>lf::ui::CompareChart</name>
-    <message numerus="yes">
-        <source>Metrics of %n checkpoint(s)</source>
-        <translation>
-            <numerusform>Metrics of %n checkpoint</numerusform>
-            <numerusform>Metrics of %n checkpoints</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>lf::ui::DatasetPanel</name>
     <message numerus="yes">
         <source>%n classes</source>

@@ -29,6 +29,37 @@
     </message>
 </context>
 <context>
+    <name>Help</name>
+    <message>
+        <source>Layerforge %1, a deep-learning studio</source>
+        <translation>Layerforge %1，深度学习工作室</translation>
+    </message>
+    <message>
+        <source>Qt %1 (built with %2)</source>
+        <translation>Qt %1（编译时 %2）</translation>
+    </message>
+    <message>
+        <source>%1 backend: %2</source>
+        <translation>%1 后端：%2</translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation>CUDA：%1</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System (%1)</source>
@@ -50,6 +81,10 @@
     <message>
         <source>%1 layers · %2 parameters · %3 FLOPs/sample · %4 training memory at batch %5 · %6</source>
         <translation>%1 个层 · %2 个参数 · 每样本 %3 FLOPs · 批大小 %5 时训练内存 %4 · %6</translation>
+    </message>
+    <message>
+        <source>not trainable: %1</source>
+        <translation>无法训练：%1</translation>
     </message>
 </context>
 <context>
@@ -507,11 +542,9 @@ The checkpoints are not shown; restore the file from a backup or move it away to
         <source>run %1 %2</source>
         <translation>运行 %1 %2</translation>
     </message>
-    <message numerus="yes">
-        <source>Metrics of %n checkpoint(s)</source>
-        <translation>
-            <numerusform>%n 个检查点的指标</numerusform>
-        </translation>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
     </message>
 </context>
 <context>
@@ -612,6 +645,10 @@ Problems: %4</source>
     <message>
         <source>Model input: no single Input node</source>
         <translation>模型输入：没有唯一的输入节点</translation>
+    </message>
+    <message>
+        <source>%1 has no test/ folder, so &quot;Validate on: Test split&quot; validates on nothing. Choose &quot;Fraction of the training split&quot;, or add test/CLASS folders.</source>
+        <translation>%1 没有 test/ 文件夹，因此“验证数据：测试集”不会进行任何验证。请选择“按比例从训练集划分”，或添加 test/类别 文件夹。</translation>
     </message>
 </context>
 <context>
@@ -759,6 +796,14 @@ Problems: %4</source>
     <message>
         <source>an internal error stopped the prediction</source>
         <translation>内部错误使预测中止</translation>
+    </message>
+    <message>
+        <source>Predicted class</source>
+        <translation>预测类别</translation>
+    </message>
+    <message>
+        <source>True class</source>
+        <translation>真实类别</translation>
     </message>
 </context>
 <context>
@@ -1185,10 +1230,6 @@ Overwrite them?</source>
         <translation>恢复未保存的工作？</translation>
     </message>
     <message>
-        <source>Layerforge did not close properly last time. Restore the autosaved project?</source>
-        <translation>Layerforge 上次未正常关闭。是否恢复自动保存的项目？</translation>
-    </message>
-    <message>
         <source>Cannot recover</source>
         <translation>无法恢复</translation>
     </message>
@@ -1219,6 +1260,50 @@ Overwrite them?</source>
     <message>
         <source>run %1</source>
         <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>Auto-layout to &amp;Fit Window</source>
+        <translation>自动布局以适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Alt+L</source>
+        <translation>Ctrl+Alt+L</translation>
+    </message>
+    <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Layerforge</source>
+        <translation>关于 Layerforge(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Layerforge</source>
+        <translation>关于 Layerforge</translation>
+    </message>
+    <message>
+        <source>Layerforge did not close properly last time. Restore the unsaved changes to an untitled project?</source>
+        <translation>Layerforge 上次未正常关闭。要恢复未命名项目中未保存的更改吗？</translation>
+    </message>
+    <message>
+        <source>Layerforge did not close properly last time. Restore the unsaved changes to %1 (%2)?</source>
+        <translation>Layerforge 上次未正常关闭。要恢复 %1（%2）中未保存的更改吗？</translation>
+    </message>
+    <message>
+        <source>%1 is in a read-only folder: opened as an untitled copy</source>
+        <translation>%1 位于只读文件夹中：已作为未命名副本打开</translation>
+    </message>
+    <message>
+        <source>Save the copy of %1 where its runs can go</source>
+        <translation>请将 %1 的副本保存到可存放其训练记录的位置</translation>
     </message>
 </context>
 <context>
@@ -1571,6 +1656,10 @@ Estimated training memory at batch %5: %6</source>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
+    <message>
+        <source>another project was opened: stopping the run</source>
+        <translation>已打开另一个项目：正在停止训练</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::TrainingPanel</name>
@@ -1609,6 +1698,10 @@ Estimated training memory at batch %5: %6</source>
     <message>
         <source>Train the project as it is now; later edits apply to the next run</source>
         <translation>按项目当前的状态训练；之后的修改在下一次运行时生效</translation>
+    </message>
+    <message>
+        <source>Cannot train: %1</source>
+        <translation>无法训练：%1</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeWidget>
+#include <QValueAxis>
 #include <QtTest>
 
 #include "checkpoints/checkpoint_browser.h"
@@ -251,6 +252,27 @@ private Q_SLOTS:
             browser_->show();
             QVERIFY(browser_->grab().save(QDir(shots).filePath("checkpoints.png")));
         }
+    }
+
+    // The learning rate (1e-3) on the accuracy scale was an invisible bar: it has its own axis.
+    void compareChartGivesTheLearningRateItsOwnAxis() {
+        CompareChart chart;
+        std::vector<CheckpointRow> rows(2);
+        rows[0].metrics = {{"accuracy", 0.8}, {"loss", 0.5}, {"lr", 0.001}};
+        rows[1].metrics = {{"accuracy", 0.9}, {"loss", 0.3}, {"lr", 0.0005}};
+        chart.setCheckpoints(rows);
+        QCOMPARE(chart.categories(), (QStringList{"accuracy", "loss", "lr"}));
+        QValueAxis* rate = chart.rateAxis();
+        QVERIFY(rate);
+        QCOMPARE(chart.chart()->axes(Qt::Vertical).size(), 2);
+        QVERIFY(rate->alignment() == Qt::AlignRight);
+        QVERIFY2(rate->max() < 0.01 && rate->max() >= 0.001, qPrintable(QString::number(rate->max())));
+        QCOMPARE(chart.rateSeries()->barSets()[0]->at(2), 0.001);
+        QCOMPARE(chart.series()->barSets()[0]->at(2), 0.0);  // not also drawn on the metric axis
+        QCOMPARE(chart.series()->barSets()[1]->at(0), 0.9);
+        rows[0].metrics = {{"loss", 0.5}};
+        chart.setCheckpoints({rows[0]});
+        QVERIFY(!chart.rateAxis());
     }
 
     void anotherProjectShowsItsOwnStore() {

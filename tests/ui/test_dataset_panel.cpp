@@ -110,6 +110,33 @@ private Q_SLOTS:
         QVERIFY(panel.statistics()->text().contains("RGB (9)"));
     }
 
+    // "Validate on: Test split" for a folder without test/ validates on nothing: the page says so,
+    // and stops once there is a test split or another choice.
+    void testSplitValidationWithoutTestFolderIsReported() {
+        DatasetBinding b = doc_.project().dataset;
+        b.validation = "test";
+        doc_.push(new SetTrainingCommand(&doc_, doc_.project().training, b));
+        DatasetPanel panel(&doc_);
+        panel.show();
+        QVERIFY(waitForSummary(panel));
+        QVERIFY(panel.validationMessage()->isVisible());
+        QVERIFY2(panel.validationMessage()->text().contains("no test/ folder") &&
+                     panel.validationMessage()->text().contains(root_),
+                 qPrintable(panel.validationMessage()->text()));
+        b.validation = "split";
+        b.validation_split = 0.2;
+        doc_.push(new SetTrainingCommand(&doc_, doc_.project().training, b));
+        QVERIFY(panel.validationMessage()->isHidden());
+
+        const QString split = dir_->path() + "/withtest";
+        writeImages(split + "/train", {{"a", 2}, {"b", 2}});
+        writeImages(split + "/test", {{"a", 1}, {"b", 1}});
+        b.kind = "image-folder", b.path = split.toStdString(), b.validation = "test";
+        doc_.push(new SetTrainingCommand(&doc_, doc_.project().training, b));
+        QVERIFY(waitForSummary(panel));
+        QVERIFY(panel.validationMessage()->isHidden());
+    }
+
     void splitFoldersGiveOneBarSetPerSplit() {
         const QString split = dir_->path() + "/split";
         writeImages(split + "/train", {{"a", 3}, {"b", 1}});

@@ -4,7 +4,9 @@
 // confidence with probabilities on click, and an image file dropped on a window predicted.
 #include <QDir>
 #include <QDropEvent>
+#include <QHeaderView>
 #include <QLabel>
+#include <QTableView>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -189,6 +191,50 @@ private Q_SLOTS:
         view.predictFile(file);
         QVERIFY(failed.wait(5000));
         QVERIFY2(failed.at(0).at(0).toString().contains("broken.png"), qPrintable(failed.at(0).at(0).toString()));
+    }
+
+    // A good image first, then a broken one: the error stands alone, without the previous
+    // image and its probabilities beside it.
+    void aFailedPredictionClearsThePreviousOne() {
+        const QString good = dir_.filePath("good.png"), broken = dir_.filePath("broken2.png");
+        writeImage(good, 3);
+        QFile f(broken);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a png");
+        f.close();
+        EvaluationView view(session_.get());
+        QSignalSpy predicted(&view, &EvaluationView::predicted), failed(&view, &EvaluationView::failed);
+        view.predictFile(good);
+        QVERIFY(predicted.wait(5000));
+        QVERIFY(!view.preview()->pixmap().isNull());
+        QCOMPARE(view.probabilities()->topLevelItemCount(), 2);
+        view.predictFile(broken);
+        QVERIFY(failed.wait(5000));
+        QVERIFY(view.preview()->pixmap().isNull());
+        QCOMPARE(view.probabilities()->topLevelItemCount(), 0);
+    }
+
+    // The heat map says which axis is which and shows every class name whole.
+    void confusionMatrixHasAxisTitlesAndWholeHeaders() {
+        EvaluationView view(session_.get());
+        view.resize(500, 400);
+        view.show();
+        QSignalSpy done(&view, &EvaluationView::evaluated);
+        view.evaluate();
+        QVERIFY(done.wait(8000));
+        auto* predicted = view.findChild<QLabel*>("predictedAxisTitle");
+        auto* actual = view.findChild<QLabel*>("trueAxisTitle");
+        QVERIFY(predicted && actual);
+        QCOMPARE(predicted->text(), QString("Predicted class"));
+        QCOMPARE(actual->text(), QString("True class"));
+        QVERIFY(predicted->isVisible() && actual->isVisible());
+        QVERIFY2(actual->width() < actual->height(), "the true-class title runs down the side");
+        QHeaderView* header = view.matrixView()->horizontalHeader();
+        for (int c = 0; c < header->count(); ++c) {
+            const QString name = view.confusionModel()->headerData(c, Qt::Horizontal).toString();
+            QVERIFY2(header->sectionSize(c) >= header->fontMetrics().horizontalAdvance(name),
+                     qPrintable(QString("column %1 (%2) is %3 px").arg(c).arg(name).arg(header->sectionSize(c))));
+        }
     }
 };
 

@@ -107,6 +107,18 @@ private Q_SLOTS:
         QVERIFY(error.contains("missing.lfproj"));
     }
 
+    void openSaysAnEmptyFileIsEmpty() {  // it read as "No such file or directory"
+        const QString path = dir_.filePath("zero.lfproj");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        ProjectDocument doc;
+        QString error;
+        QVERIFY(!doc.load(path, &error));
+        QVERIFY2(error.contains("zero.lfproj") && error.contains("empty"), qPrintable(error));
+        QVERIFY2(!error.contains("No such file"), qPrintable(error));
+    }
+
     void importSequential() {
         Graph g = import_keras_model(kSequential);
         QCOMPARE(g.nodes.size(), std::size_t(5));

@@ -45,6 +45,8 @@ QPalette darkPalette() {  // what a dark desktop theme hands to Fusion
     return p;
 }
 
+const QSize kLaptop(1366, 740);  // a 1366 x 768 screen less a window title bar
+
 void save(QWidget& window, const QString& file) {
     QTest::qWait(150);  // coalesced chart redraws and queued layout
     QImage shot = window.grab().toImage();
@@ -78,16 +80,14 @@ private Q_SLOTS:
         auto untranslate = qScopeGuard([] { removeTranslations(); });
         QTemporaryDir dir;
         MainWindow window(dir.filePath("recovery.lfproj"));
-        window.resize(1400, 860);
+        window.resize(kLaptop);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openFile(lfTemplate("fashion_cnn.lfproj")));
-        autoLayout(window.scene(), LayoutDirection::LeftToRight);
         window.scene()->selectNodes({"conv2"});
-        // At 100% the first six layers fit, readable; fitting all nine would zoom into blocks.
-        window.view()->resetZoom();
-        const QRectF all = window.scene()->itemsBoundingRect();
-        window.view()->centerOn(all.left() + 440, all.center().y());
+        // What Edit > Auto-layout to Fit Window shows: all nine layers, wrapped, readable.
+        autoLayoutToFit(window.scene(), window.view()->viewport()->size());
+        window.view()->fitToView();
         QTest::qWait(200);
         save(window, file);
         QApplication::setPalette(light);
@@ -98,7 +98,7 @@ private Q_SLOTS:
     void workspaces() {
         QTemporaryDir dir;
         MainWindow window(dir.filePath("recovery.lfproj"));
-        window.resize(1400, 860);
+        window.resize(kLaptop);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         ProjectDocument probe;

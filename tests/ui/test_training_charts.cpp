@@ -57,14 +57,30 @@ std::int64_t writeTwoEpochRun(const std::string& path) {
 class TestTrainingCharts : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void epochEndGivesTheLastStepAndTheValidationPoint() {
+    // Every step is a training point with its learning rate; the epoch end adds the validation
+    // point only (its training metrics are the last step's, already drawn).
+    void stepsCarryTheLearningRateAndEpochEndTheValidationPoint() {
         TrainingCharts charts;
         charts.beginLiveRun("run 1");
-        charts.addStep(1, 0.5, 0.1, {{"loss", 0.5}, {"accuracy", 0.6}});
-        charts.addEpochEnd(2, 1.0, 0.2, {{"loss", 0.25}, {"accuracy", 0.7}, {"val_loss", 0.4}});
+        lf::TrainEvent e;
+        e.kind = lf::EventKind::Step;
+        e.epoch = 1;
+        e.steps_per_epoch = 2;
+        for (std::int64_t step : {1, 2}) {
+            e.step = step;
+            e.learning_rate = 0.01 * double(step);
+            e.metrics = {{"loss", 0.5 / double(step)}, {"accuracy", 0.6}};
+            charts.addTrainStep(e);
+        }
+        charts.addEpoch(2, 1.0, 0.2, {{"loss", 0.25}, {"accuracy", 0.7}, {"val_loss", 0.4}});
         QCOMPARE(charts.pointCount("loss"), 2);
         QCOMPARE(charts.pointCount("accuracy"), 2);
         QCOMPARE(charts.pointCount("val_loss"), 1);
+        QCOMPARE(charts.pointCount("lr"), 2);
+        charts.replotNow();
+        const QVector<QPointF> lr = charts.drawnPoints("lr");
+        QCOMPARE(lr.size(), 2);
+        QCOMPARE(lr[1], QPointF(2, 0.02));
     }
 
     void constantCurveGetsAReadableRange() {  // a fixed learning rate is not drawn at "0" on -3..3

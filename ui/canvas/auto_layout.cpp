@@ -8,7 +8,9 @@ namespace lf::ui {
 
 namespace {
 
-constexpr double kLayerGap = 280, kRowGap = 110;
+// Cards are 180 wide and 64+ tall: a layer gap leaves ~160 px between cards for an edge's
+// shape label ("(?, 14, 14, 64)"), a row gap room for a label above and below.
+constexpr double kLayerGap = 340, kRowGap = 120, kBandGap = 80;
 
 struct Layering {
     std::vector<std::vector<std::string>> layers;
@@ -59,14 +61,20 @@ void sortByBarycentre(Layering& L, std::vector<std::string>& layer,
     for (std::size_t i = 0; i < layer.size(); ++i) L.index[layer[i]] = int(i);
 }
 
-}  // namespace
-
-std::map<std::string, QPointF> layeredLayout(const Graph& g, LayoutDirection direction) {
+// Layers ordered to reduce crossings.
+Layering orderedLayers(const Graph& g) {
     Layering L = assignLayers(g);
     for (int sweep = 0; sweep < 4; ++sweep) {
         for (std::size_t i = 1; i < L.layers.size(); ++i) sortByBarycentre(L, L.layers[i], L.preds);
         for (std::size_t i = L.layers.size(); i-- > 1;) sortByBarycentre(L, L.layers[i - 1], L.succs);
     }
+    return L;
+}
+
+}  // namespace
+
+std::map<std::string, QPointF> layeredLayout(const Graph& g, LayoutDirection direction) {
+    const Layering L = orderedLayers(g);
     std::map<std::string, QPointF> at;
     for (std::size_t l = 0; l < L.layers.size(); ++l) {
         const auto& layer = L.layers[l];
@@ -76,6 +84,43 @@ std::map<std::string, QPointF> layeredLayout(const Graph& g, LayoutDirection dir
             at[layer[i]] = direction == LayoutDirection::LeftToRight ? QPointF(along, across)
                                                                      : QPointF(across * 2, along / 2);
         }
+    }
+    return at;
+}
+
+// A long chain laid out in one row shrinks to unreadable bars when fitted. Here the layers go
+// left to right in bands of `perBand` layers stacked top to bottom, with the band length that
+// lets the whole graph fit `view` at the largest zoom.
+std::map<std::string, QPointF> wrappedLayout(const Graph& g, QSizeF view) {
+    const Layering L = orderedLayers(g);
+    const int layers = int(L.layers.size());
+    auto bandHeights = [&](int perBand) {
+        std::vector<double> heights;
+        for (int first = 0; first < layers; first += perBand) {
+            std::size_t widest = 1;
+            for (int l = first; l < std::min(layers, first + perBand); ++l) widest = std::max(widest, L.layers[std::size_t(l)].size());
+            heights.push_back(double(widest) * kRowGap + kBandGap);
+        }
+        return heights;
+    };
+    int best = std::max(layers, 1);
+    double bestZoom = 0;
+    for (int perBand = 1; perBand <= layers; ++perBand) {
+        double height = 0;
+        for (double h : bandHeights(perBand)) height += h;
+        const double zoom = std::min(view.width() / (double(perBand) * kLayerGap), view.height() / height);
+        if (zoom > bestZoom * 1.0001) bestZoom = zoom, best = perBand;
+    }
+    std::map<std::string, QPointF> at;
+    const std::vector<double> heights = bandHeights(best);
+    double top = 0;
+    for (int l = 0; l < layers; ++l) {
+        const int band = l / best;
+        if (l > 0 && l % best == 0) top += (heights[std::size_t(band - 1)] + heights[std::size_t(band)]) / 2;
+        const auto& layer = L.layers[std::size_t(l)];
+        const double offset = -double(layer.size() - 1) / 2;
+        for (std::size_t i = 0; i < layer.size(); ++i)
+            at[layer[i]] = QPointF(double(l % best) * kLayerGap, top + (offset + double(i)) * kRowGap);
     }
     return at;
 }

@@ -37,8 +37,8 @@ void CanvasView::resetZoom() { setTransform(QTransform()); }
 void CanvasView::fitToView() {
     QRectF bounds = canvas_->itemsBoundingRect();
     if (bounds.isEmpty()) return resetZoom();
-    fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
-    if (zoom() > 1.5) resetZoom(), centerOn(bounds.center());
+    fitInView(bounds.adjusted(-kFitMargin, -kFitMargin, kFitMargin, kFitMargin), Qt::KeepAspectRatio);
+    if (zoom() > kMaxFitZoom) resetZoom(), centerOn(bounds.center());
 }
 
 void CanvasView::wheelEvent(QWheelEvent* event) {

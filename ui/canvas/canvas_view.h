@@ -10,6 +10,8 @@ class CanvasScene;
 class CanvasView : public QGraphicsView {
     Q_OBJECT
 public:
+    static constexpr double kFitMargin = 40, kMaxFitZoom = 1.5;  // what fitToView() leaves and allows
+
     explicit CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
     CanvasScene* canvas() const { return canvas_; }
     double zoom() const { return transform().m11(); }
@@ -18,7 +20,7 @@ public Q_SLOTS:
     void zoomIn();
     void zoomOut();
     void resetZoom();
-    void fitToView();
+    void fitToView();  // all layers, with a margin; never zoomed in past kMaxFitZoom (then 100%)
 
 protected:
     void wheelEvent(QWheelEvent* event) override;

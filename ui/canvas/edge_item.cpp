@@ -1,12 +1,14 @@
 #include "canvas/edge_item.h"
 
 #include <QFontMetricsF>
+#include <QGraphicsScene>
 #include <QHash>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
 #include <QWidget>
 
+#include "canvas/node_item.h"
 #include "canvas/theme.h"
 
 namespace lf::ui {
@@ -74,6 +76,16 @@ QPainterPath EdgeItem::shape() const {
     return s;
 }
 
+// A label that would sit on a card is left out (the tooltip still has it): between close cards
+// it was clipped by one and overlapped the other's.
+bool EdgeItem::labelShown() const {
+    if (label_.isEmpty() || !scene()) return false;
+    const QRectF r = mapRectToScene(labelRect());
+    for (QGraphicsItem* item : scene()->items(r, Qt::IntersectsItemBoundingRect))
+        if (item->type() == NodeItem::Type && item->sceneBoundingRect().intersects(r)) return false;
+    return true;
+}
+
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) {
     const QPalette pal = widget ? widget->palette() : QPalette();
     bool selected = option->state & QStyle::State_Selected;
@@ -87,7 +99,7 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setPen(QPen(color, selected ? 2.6 : 1.8));
     p->setBrush(Qt::NoBrush);
     p->drawPath(path());
-    if (label_.isEmpty()) return;
+    if (!labelShown()) return;
     QRectF r = labelRect();
     p->setPen(QPen(color, 1));
     p->setBrush(theme::canvasBackground(pal));

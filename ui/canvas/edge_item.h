@@ -17,6 +17,7 @@ public:
     void setEnds(QPointF from, QPointF to);
     void setLabel(const QString& label);  // repaints only when it differs
     QString label() const { return label_; }
+    bool labelShown() const;  // drawn: it has a label and no card is under it
 
     static QPainterPath curve(QPointF from, QPointF to);
     QRectF boundingRect() const override;

@@ -1,6 +1,7 @@
 #include "canvas/edit_operations.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -19,16 +20,33 @@ namespace lf::ui {
 
 namespace {
 
-constexpr double kPasteOffset = 40;
+constexpr double kPasteOffset = 40, kCardHeight = 80, kCardGap = 20;
+
+QRectF cardAt(const Node& n, QPointF offset) { return QRectF(n.x + offset.x(), n.y + offset.y(), NodeItem::kWidth, kCardHeight); }
+
+// The first offset, stepping down a card at a time, where no pasted card covers one already
+// there: a duplicate lands beside its original, and a second paste beside the first.
+QPointF freeOffset(const Graph& existing, const Graph& fragment) {
+    auto overlaps = [&](QPointF offset) {
+        for (const Node& f : fragment.nodes)
+            for (const Node& e : existing.nodes)
+                if (cardAt(f, offset).intersects(cardAt(e, {}))) return true;
+        return false;
+    };
+    QPointF offset(kPasteOffset, kPasteOffset);
+    for (int step = 0; step < 200 && overlaps(offset); ++step) offset.ry() += kCardHeight + kCardGap;
+    return offset;
+}
 
 std::set<std::string> selectedSet(CanvasScene* scene) {
     auto ids = scene->selectedNodeIds();
     return {ids.begin(), ids.end()};
 }
 
-void addFragment(CanvasScene* scene, Graph fragment, QPointF offset, const QString& text) {
+void addFragment(CanvasScene* scene, Graph fragment, std::optional<QPointF> offset, const QString& text) {
     ProjectDocument* doc = scene->document();
-    fragment = uniqueFragment(*doc, std::move(fragment), offset);
+    const QPointF shift = offset ? *offset : freeOffset(doc->graph(), fragment);
+    fragment = uniqueFragment(*doc, std::move(fragment), shift);
     std::vector<std::string> ids;
     for (const Node& n : fragment.nodes) ids.push_back(n.id);
     doc->push(new AddNodesCommand(doc, std::move(fragment), text));
@@ -61,14 +79,14 @@ bool pasteClipboard(CanvasScene* scene, QString* error) {
     QString json = mime->hasFormat(kGraphMimeType) ? QString::fromUtf8(mime->data(kGraphMimeType)) : mime->text();
     std::optional<Graph> fragment = fragmentFromJson(json, error);
     if (!fragment || fragment->nodes.empty()) return false;
-    addFragment(scene, std::move(*fragment), {kPasteOffset, kPasteOffset}, QObject::tr("Paste"));
+    addFragment(scene, std::move(*fragment), std::nullopt, QObject::tr("Paste"));
     return true;
 }
 
 void duplicateSelection(CanvasScene* scene) {
     Graph fragment = selectionFragment(scene->document()->graph(), selectedSet(scene));
     if (fragment.nodes.empty()) return;
-    addFragment(scene, std::move(fragment), {kPasteOffset, kPasteOffset}, QObject::tr("Duplicate"));
+    addFragment(scene, std::move(fragment), std::nullopt, QObject::tr("Duplicate"));
 }
 
 void deleteSelection(CanvasScene* scene) {
@@ -108,6 +126,12 @@ void autoLayout(CanvasScene* scene, LayoutDirection direction) {
     ProjectDocument* doc = scene->document();
     if (doc->graph().nodes.empty()) return;
     doc->push(new MoveNodesCommand(doc, layeredLayout(doc->graph(), direction), QObject::tr("Auto-layout"), false));
+}
+
+void autoLayoutToFit(CanvasScene* scene, QSizeF view) {
+    ProjectDocument* doc = scene->document();
+    if (doc->graph().nodes.empty()) return;
+    doc->push(new MoveNodesCommand(doc, wrappedLayout(doc->graph(), view), QObject::tr("Auto-layout"), false));
 }
 
 bool insertTemplate(CanvasScene* scene, const QString& path, QString* error) {

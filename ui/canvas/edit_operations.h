@@ -18,6 +18,7 @@ void groupSelection(CanvasScene* scene);     // the selected layers become one b
 void ungroupSelection(CanvasScene* scene);   // blocks holding a selected layer dissolve
 void toggleCollapsed(CanvasScene* scene);    // those blocks collapse, or expand when all are collapsed
 void autoLayout(CanvasScene* scene, LayoutDirection direction);
+void autoLayoutToFit(CanvasScene* scene, QSizeF view);  // wrappedLayout for a view of this size
 bool insertTemplate(CanvasScene* scene, const QString& path, QString* error = nullptr);
 
 }  // namespace lf::ui

@@ -1,5 +1,7 @@
 #include "canvas/node_item.h"
 
+#include <QFontInfo>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QLocale>
 #include <QPainter>
@@ -8,12 +10,25 @@
 #include "canvas/canvas_scene.h"
 #include "canvas/theme.h"
 #include "layerforge/graph/analysis.h"
+#include "training/param_text.h"
 
 namespace lf::ui {
 
 namespace {
 
-constexpr double kDetailZoom = 0.45, kHeader = 24, kPortRadius = 6, kPortSpacing = 22;
+constexpr double kHeader = 24, kPortRadius = 6, kPortSpacing = 22;
+// The overview card's name may grow to this many scene units (most of the card's height) to
+// stay at least kLegiblePx on screen when zoomed out.
+constexpr double kOverviewNameMax = 40;
+// The parameters that say what a layer is, in the order the card lists them.
+const char* const kKeyParams[] = {"units", "filters", "kernel_size", "pool_size", "strides", "rate", "shape", "target_shape"};
+
+QString keyParamsText(const Node& node) {
+    Params key;
+    for (const char* name : kKeyParams)
+        if (auto it = node.params.find(name); it != node.params.end()) key.insert(*it);
+    return paramsToText(key);
+}
 
 class BadgeItem : public QGraphicsEllipseItem {
 public:
@@ -46,6 +61,7 @@ NodeItem::NodeItem(std::string id) : id_(std::move(id)) {
 void NodeItem::setContent(const Node& node, const NodeInfo* info, const QString& category, int inputPorts,
                           const QString& error) {
     QString title = QString::fromStdString(node.name), type = QString::fromStdString(node.type);
+    if (const QString key = keyParamsText(node); !key.isEmpty()) type += QStringLiteral("  ") + key;
     QString detail;
     if (info && info->shaped)
         detail = QObject::tr("%1 params").arg(QLocale().toString(qlonglong(info->param_count)));
@@ -79,15 +95,55 @@ std::optional<NodeItem::PortHit> NodeItem::portAt(QPointF scenePos) const {
     return std::nullopt;
 }
 
+bool NodeItem::showsOverview(double zoom, double fontPixels) { return fontPixels * zoom < kLegiblePx; }
+
+double NodeItem::overviewNameSize(double zoom) { return std::min(kOverviewNameMax, kLegiblePx * 1.3 / zoom); }
+
+double NodeItem::nameScreenPixels(double zoom, double fontPixels) {
+    return showsOverview(zoom, fontPixels) ? overviewNameSize(zoom) * zoom : fontPixels * zoom;
+}
+
+// Zoomed out: one coloured card with the name as large as the card allows (down to the
+// legible size, then on two lines), and the type and key parameters under it while there is room.
+void NodeItem::paintOverview(QPainter* p, double zoom, bool selected, const QPalette& pal) const {
+    const QRectF body(0, 0, kWidth, height());
+    p->setRenderHint(QPainter::Antialiasing);
+    p->setPen(Qt::NoPen);
+    p->setBrush(selected ? pal.color(QPalette::Highlight) : error_.isEmpty() ? theme::categoryColor(category_) : theme::errorColor());
+    p->drawRoundedRect(body, 7, 7);
+    const double width = kWidth - 12, floor = std::min(kOverviewNameMax, kLegiblePx / zoom);
+    QFont f = p->font();
+    f.setBold(true);
+    double size = overviewNameSize(zoom);
+    f.setPixelSize(std::max(1, int(size)));
+    while (size * 0.9 >= floor && QFontMetricsF(f).horizontalAdvance(title_) > width) {
+        size *= 0.9;
+        f.setPixelSize(std::max(1, int(size)));
+    }
+    p->setFont(f);
+    p->setPen(Qt::white);
+    const QFontMetricsF fm(f);
+    const bool oneLine = fm.horizontalAdvance(title_) <= width;
+    const double nameHeight = fm.height() * (oneLine ? 1 : 2);
+    const QRectF nameRect(6, 2, width, std::min(nameHeight, body.height() - 4));
+    const QString name = oneLine ? title_ : fm.elidedText(title_, Qt::ElideRight, width * 2 - fm.averageCharWidth());
+    p->drawText(nameRect, Qt::AlignCenter | (oneLine ? 0 : Qt::TextWrapAnywhere), name);
+    const double typeSize = body.height() - nameRect.height() - 6;
+    if (typeSize * zoom < kLegiblePx * 0.8) return;
+    f.setBold(false);
+    f.setPixelSize(int(std::min(typeSize, size * 0.7)));
+    p->setFont(f);
+    p->drawText(QRectF(6, nameRect.bottom(), width, typeSize), Qt::AlignCenter,
+                p->fontMetrics().elidedText(type_, Qt::ElideRight, int(width)));
+}
+
 void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) {
     const QPalette pal = widget ? widget->palette() : QPalette();
     const QColor accent = theme::categoryColor(category_);
     const QRectF body(0, 0, kWidth, height());
     bool selected = option->state & QStyle::State_Selected;
-    if (option->levelOfDetailFromTransform(p->worldTransform()) < kDetailZoom) {  // zoomed far out: a coloured block
-        p->fillRect(body, selected ? pal.color(QPalette::Highlight) : error_.isEmpty() ? accent : theme::errorColor());
-        return;
-    }
+    const double zoom = option->levelOfDetailFromTransform(p->worldTransform());
+    if (showsOverview(zoom, QFontInfo(p->font()).pixelSize())) return paintOverview(p, zoom, selected, pal);
     p->setRenderHint(QPainter::Antialiasing);
     p->setPen(QPen(selected ? pal.color(QPalette::Highlight) : (error_.isEmpty() ? accent.darker(120) : theme::errorColor()),
                    selected || !error_.isEmpty() ? 2.2 : 1.0));
@@ -107,7 +163,8 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     f.setBold(false);
     p->setFont(f);
     p->setPen(theme::nodeText(pal));
-    p->drawText(QRectF(14, kHeader + 4, kWidth - 28, 18), Qt::AlignLeft | Qt::AlignVCenter, type_);
+    p->drawText(QRectF(14, kHeader + 4, kWidth - 28, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                p->fontMetrics().elidedText(type_, Qt::ElideRight, int(kWidth - 28)));
     p->setPen(pal.color(QPalette::PlaceholderText));
     p->drawText(QRectF(14, kHeader + 22, kWidth - 28, 18), Qt::AlignLeft | Qt::AlignVCenter, detail_);
     p->setPen(QPen(accent.darker(130), 1.2));

@@ -1,11 +1,14 @@
 #pragma once
 // One layer on the canvas: a card with a category-coloured header, typed input ports on the
-// left, one output port on the right, the parameter count, and an error badge whose tooltip
-// says what is wrong.
+// left, one output port on the right, the type with its key parameters ("Conv2D filters=32
+// kernel_size=[3, 3]"), the parameter count, and an error badge whose tooltip says what is
+// wrong. Zoomed out so far that its text would be under ~9 px on screen, it is drawn as an
+// overview card: one coloured block with the name in a font scaled to stay readable.
 #include <optional>
 #include <string>
 
 #include <QGraphicsItem>
+#include <QPalette>
 
 namespace lf {
 struct Node;
@@ -19,6 +22,7 @@ class CanvasScene;
 class NodeItem : public QGraphicsItem {
 public:
     static constexpr double kWidth = 180;
+    static constexpr double kLegiblePx = 9;  // on-screen text below this is not read
     enum { Type = UserType + 1 };
 
     explicit NodeItem(std::string id);
@@ -40,6 +44,12 @@ public:
     };
     std::optional<PortHit> portAt(QPointF scenePos) const;
 
+    QString typeText() const { return type_; }  // the type and key parameters
+    // Whether a card is drawn as the overview at this zoom for a `fontPixels` font, and how tall
+    // its name then is on screen.
+    static bool showsOverview(double zoom, double fontPixels);
+    static double nameScreenPixels(double zoom, double fontPixels);
+
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
@@ -48,6 +58,8 @@ protected:
 
 private:
     double height() const;
+    static double overviewNameSize(double zoom);  // scene units
+    void paintOverview(QPainter* p, double zoom, bool selected, const QPalette& pal) const;
     QPointF localInputPort(int port) const;
     std::string id_;
     QString title_, type_, detail_, category_, error_;

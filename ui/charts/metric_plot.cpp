@@ -47,7 +47,7 @@ MetricPlot::MetricPlot(const QString& family, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
-    setMinimumHeight(160);
+    setMinimumHeight(130);  // the Train page scrolls the plots below this
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->yAxis->setLabel(family);

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QTimer>
@@ -15,6 +16,7 @@
 
 #include "charts/chart_csv.h"
 #include "charts/run_curves.h"
+#include "widgets/scrollable.h"
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_store.h"
 
@@ -60,8 +62,11 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), redrawTimer_(
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     buildToolbar(layout);
-    plotsLayout_ = new QVBoxLayout;
-    layout->addLayout(plotsLayout_, 1);
+    // The plots scroll once they no longer fit at their minimum height (loss, accuracy, lr, ...).
+    auto* plots = new QWidget;
+    plotsLayout_ = new QVBoxLayout(plots);
+    plotsLayout_->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scrollable(plots), 1);
     redrawTimer_->setSingleShot(true);
     redrawTimer_->setInterval(kRedrawIntervalMs);
     connect(redrawTimer_, &QTimer::timeout, this, &TrainingCharts::refresh);
@@ -76,6 +81,7 @@ void TrainingCharts::beginLiveRun(const QString& title) {
     titleLabel_->setText(title);
     live_.curves.clear();
     secondsOffset_ = 0;
+    showError(QString());
     markAllDirty();
 }
 
@@ -93,8 +99,11 @@ void TrainingCharts::addEpoch(std::int64_t step, double epoch, double seconds, c
         if (isValidation(name)) append(name, {double(step), epoch, seconds, value});
 }
 
-void TrainingCharts::addEpochEnd(std::int64_t step, double epoch, double seconds, const lf::Metrics& m) {
-    for (const auto& [name, value] : m) append(name, {double(step), epoch, seconds, value});
+void TrainingCharts::addTrainStep(const lf::TrainEvent& e) {
+    const double inEpoch = double(e.step - (e.epoch - 1) * e.steps_per_epoch);
+    const double epoch = e.steps_per_epoch > 0 ? double(e.epoch - 1) + inEpoch / double(e.steps_per_epoch) : double(e.epoch);
+    addStep(e.step, epoch, e.elapsed_seconds, e.metrics);
+    append("lr", {double(e.step), epoch, e.elapsed_seconds, e.learning_rate});
 }
 
 void TrainingCharts::setStorePath(const QString& runStorePath) {

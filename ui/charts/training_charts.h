@@ -7,6 +7,7 @@
 //   beginLiveRun(title)                        at RunStarted (clears the live curves)
 //   addStep(step, epoch, seconds, metrics)     at every Step event
 //   addEpoch(step, epoch, seconds, metrics)    at EpochEnd; only val_* metrics are drawn
+//   addTrainStep(event)                        addStep from a Step event, with its learning rate
 // `epoch` is fractional for steps ((epoch - 1) + step_in_epoch / steps_per_epoch), so epoch N
 // ends at x = N where its validation point sits; `seconds` is the run's elapsed time. A step
 // lower than the last one (a resumed run) drops the points from that step on.
@@ -55,9 +56,10 @@ public:
     void beginLiveRun(const QString& title);  // clears the live curves
     void addStep(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
     void addEpoch(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
-    // The trainer reports an epoch's last step only as EpochEnd: its training metrics are that
-    // step's point, its val_* metrics the epoch's validation point.
-    void addEpochEnd(std::int64_t step, double epoch, double seconds, const lf::Metrics& m);
+    // A Step event as the run store records it: its metrics and the learning rate ("lr") at
+    // the step's fractional epoch. The studio feeds every step this way; EpochEnd adds only
+    // its val_* metrics (addEpoch).
+    void addTrainStep(const lf::TrainEvent& e);
     void setStorePath(const QString& runStorePath);  // for overlays of earlier runs
     // A resumed run: beginLiveRun, then the run's curves so far from the store. Stored points
     // past the checkpoint go as the resumed steps arrive; `seconds` continue after the stored ones.

@@ -14,10 +14,12 @@
 
 namespace lf::ui {
 
+// Two rows, so the toolbar does not set the Train page's minimum width.
 void TrainingCharts::buildToolbar(QVBoxLayout* layout) {
     auto* bar = new QHBoxLayout;
     titleLabel_ = new QLabel(this);
     titleLabel_->setObjectName(QStringLiteral("chartsTitle"));
+    titleLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long run title elides
     bar->addWidget(titleLabel_, 1);
 
     bar->addWidget(new QLabel(tr("X axis:"), this));
@@ -35,6 +37,8 @@ void TrainingCharts::buildToolbar(QVBoxLayout* layout) {
     connect(smoothingSlider_, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
     bar->addWidget(smoothingSlider_);
     bar->addWidget(smoothingValue_);
+    layout->addLayout(bar);
+    bar = new QHBoxLayout;
 
     logX_ = new QCheckBox(tr("Log x"), this);
     logY_ = new QCheckBox(tr("Log y"), this);
@@ -60,6 +64,7 @@ void TrainingCharts::buildToolbar(QVBoxLayout* layout) {
     connect(csv, &QToolButton::clicked, this, &TrainingCharts::exportCsvDialog);
     bar->addWidget(png);
     bar->addWidget(csv);
+    bar->addStretch(1);
     layout->addLayout(bar);
 
     statusLabel_ = new QLabel(this);

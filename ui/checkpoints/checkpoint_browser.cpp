@@ -68,8 +68,8 @@ CheckpointBrowser::CheckpointBrowser(StudioSession* session, QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(view_);
     split->addWidget(details_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(toolbar);
     layout->addWidget(banner_);
@@ -80,6 +80,10 @@ CheckpointBrowser::CheckpointBrowser(StudioSession* session, QWidget* parent)
     connect(view_, &QTableView::doubleClicked, this, [this] { restore_->trigger(); });
     connect(session_, &StudioSession::storeChanged, this, &CheckpointBrowser::refresh);
     connect(session_->document(), &ProjectDocument::fileNameChanged, this, &CheckpointBrowser::refresh);  // another store
+    connect(session_, &StudioSession::projectSwitched, this, [this] {
+        chart_->setCheckpoints({});  // the previous project's comparison
+        refresh();
+    });
     poll_->setInterval(2000);
     connect(poll_, &QTimer::timeout, this, &CheckpointBrowser::refreshIfChanged);
     updateActions();

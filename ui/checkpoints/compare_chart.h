@@ -1,12 +1,14 @@
 #pragma once
 // Two or more checkpoints' metrics side by side: a Qt Charts bar chart with one bar set per
-// checkpoint and one category per metric any of them reports.
+// checkpoint and one category per metric any of them reports; the learning rate has its own
+// axis on the right.
 #include <QChartView>
 #include <vector>
 
 #include "checkpoints/store_snapshot.h"
 
 class QBarSeries;
+class QValueAxis;
 
 namespace lf::ui {
 
@@ -16,11 +18,14 @@ public:
     explicit CompareChart(QWidget* parent = nullptr);
 
     void setCheckpoints(const std::vector<CheckpointRow>& rows);
-    QBarSeries* series() const { return series_; }
+    QBarSeries* series() const { return series_; }       // every metric but the learning rate
+    QBarSeries* rateSeries() const { return rates_; }    // the learning rate, on rateAxis()
+    QValueAxis* rateAxis() const;                        // null when no checkpoint reports one
     QStringList categories() const { return categories_; }
 
 private:
     QBarSeries* series_;
+    QBarSeries* rates_;
     QStringList categories_;
 };
 

@@ -10,7 +10,7 @@ namespace lf::ui {
 
 ClassCountChart::ClassCountChart(QWidget* parent) : QChartView(new QChart, parent) {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
+    setMinimumHeight(140);
     chart()->setTitle(tr("Images per class"));
     chart()->legend()->setAlignment(Qt::AlignBottom);
 }

@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -16,6 +17,7 @@
 #include "dataset/sample_grid.h"
 #include "document/project_document.h"
 #include "document/set_training.h"
+#include "widgets/scrollable.h"
 
 namespace lf::ui {
 
@@ -44,7 +46,8 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), source_(new QComboBox), path_(new QLineEdit), choose_(new QPushButton(tr("Choose Folder…"))),
       status_(new QLabel), chart_(new ClassCountChart), samples_(new SampleGrid), stats_(new QLabel), modelInput_(new QLabel),
       problems_(new QListWidget), settings_(new BindingSettings(doc)), shapeMessage_(banner("#ffe8a8")),
-      applyShape_(new QPushButton(tr("Use the dataset's shape"))), classWarning_(banner("#ffc8a8")) {
+      applyShape_(new QPushButton(tr("Use the dataset's shape"))), classWarning_(banner("#ffc8a8")),
+      validationWarning_(banner("#ffe8a8")) {
     source_->addItem(tr("Fashion-MNIST (installed)"), "fashion-mnist");
     source_->addItem(tr("Image folder"), "image-folder");
     path_->setReadOnly(true);
@@ -67,6 +70,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     auto* left = new QSplitter(Qt::Vertical);
     left->addWidget(chart_);
     left->addWidget(samples_);
+    left->setSizes({300, 300});  // the counts chart gets half the height on a laptop screen
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -77,7 +81,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     rightLayout->addWidget(settings_);
     auto* body = new QSplitter(Qt::Horizontal);
     body->addWidget(left);
-    body->addWidget(right);
+    body->addWidget(scrollable(right));
     body->setStretchFactor(0, 3);
     body->setStretchFactor(1, 2);
 
@@ -85,6 +89,7 @@ DatasetPanel::DatasetPanel(ProjectDocument* doc, QWidget* parent)
     layout->addLayout(top);
     layout->addLayout(shapeRow);
     layout->addWidget(classWarning_);
+    layout->addWidget(validationWarning_);
     layout->addWidget(body, 1);
 
     connect(source_, &QComboBox::activated, this, [this] {
@@ -137,6 +142,8 @@ void DatasetPanel::onDocumentChanged(const DocumentChange& change) {
     case DocumentChange::SettingsChanged: {
         const DatasetBinding& b = doc_->project().dataset;
         if (b.kind != loadedKind_ || b.path != loadedPath_) reload();
+        updateFit();  // another project on the same data: its own Input and class count
+        updateValidationWarning();
         break;
     }
     case DocumentChange::GraphChanged:
@@ -187,6 +194,7 @@ void DatasetPanel::showSummary(const DatasetSummary& s) {
     for (const DatasetProblem& p : s.problems) problems_->addItem(p.path + ": " + p.reason);
     showStatistics();
     updateFit();
+    updateValidationWarning();
     Q_EMIT summaryReady();
 }
 
@@ -219,6 +227,19 @@ void DatasetPanel::updateFit() {
     const QString warning = summary_.ok() ? classCountWarning(*doc_, int(summary_.classes.size())) : QString();
     classWarning_->setText(warning);
     classWarning_->setVisible(!warning.isEmpty());
+}
+
+// The trainer validates on nothing when "Test split" is chosen for a folder without test/:
+// say so where the choice is made, instead of a run without validation curves.
+void DatasetPanel::updateValidationWarning() {
+    const DatasetBinding& b = doc_->project().dataset;
+    const bool missing = b.kind == "image-folder" && b.validation == "test" && summary_.ok() &&
+                         summary_.source == QString::fromStdString(b.path) && !summary_.splits.contains("test");
+    validationWarning_->setText(missing ? tr("%1 has no test/ folder, so \"Validate on: Test split\" validates on "
+                                             "nothing. Choose \"Fraction of the training split\", or add "
+                                             "test/CLASS folders.").arg(summary_.source)
+                                        : QString());
+    validationWarning_->setVisible(missing);
 }
 
 }  // namespace lf::ui

@@ -52,6 +52,7 @@ public:
     QLabel* inputShapeMessage() const { return shapeMessage_; }  // visible when the Input differs
     QPushButton* applyInputShapeButton() const { return applyShape_; }
     QLabel* classCountMessage() const { return classWarning_; }  // visible when the last Dense differs
+    QLabel* validationMessage() const { return validationWarning_; }  // visible when "Test split" has no test/
 
 Q_SIGNALS:
     void summaryReady();  // after every inspection, also a failed one (summary().error)
@@ -65,6 +66,7 @@ private:
     void showSummary(const DatasetSummary& summary);
     void showStatistics();
     void updateFit();
+    void updateValidationWarning();
     void bind(DatasetBinding binding);
 
     ProjectDocument* doc_;
@@ -87,6 +89,7 @@ private:
     QLabel* shapeMessage_;
     QPushButton* applyShape_;
     QLabel* classWarning_;
+    QLabel* validationWarning_;
 };
 
 }  // namespace lf::ui

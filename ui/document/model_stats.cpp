@@ -4,6 +4,7 @@
 #include <QLocale>
 
 #include "document/training_memory.h"
+#include "layerforge/graph/model.h"
 
 namespace lf::ui {
 
@@ -25,8 +26,13 @@ QString memoryText(const TrainingMemoryEstimate& memory) {
     return bytes ? "~" + formatBytes(*bytes) : QStringLiteral("?");
 }
 
+QString trainingProblem(const Analysis& a) { return QString::fromStdString(training_graph_problem(a)); }
+
+// "valid" only when training accepts the graph: no errors, one Input, one output.
 QString statusSummary(const Project& p, const Analysis& a, const TrainingMemoryEstimate& memory) {
-    QString validity = a.ok() ? ModelStats::tr("valid") : ModelStats::tr("%n problem(s)", nullptr, int(a.diagnostics.size()));
+    QString validity = !a.ok()                      ? ModelStats::tr("%n problem(s)", nullptr, int(a.diagnostics.size()))
+                       : !trainingProblem(a).isEmpty() ? ModelStats::tr("not trainable: %1").arg(trainingProblem(a))
+                                                    : ModelStats::tr("valid");
     return ModelStats::tr("%1 layers · %2 parameters · %3 FLOPs/sample · %4 training memory at batch %5 · %6")
         .arg(p.graph.nodes.size())
         .arg(formatCount(a.total_params), formatCount(a.flops), memoryText(memory))

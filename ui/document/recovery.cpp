@@ -44,12 +44,15 @@ void Recovery::discard() {
 
 bool Recovery::exists() const { return QFile::exists(path_); }
 
+QString Recovery::originalFileName() const {
+    QFile origin(path_ + ".origin");
+    return origin.open(QIODevice::ReadOnly) ? QString::fromUtf8(origin.readAll()) : QString();
+}
+
 bool Recovery::restore(QString* error) {
     try {
         Project p = load_project(path_.toStdString());
-        QFile origin(path_ + ".origin");
-        QString fileName = origin.open(QIODevice::ReadOnly) ? QString::fromUtf8(origin.readAll()) : QString();
-        doc_->reset(std::move(p), fileName, true);
+        doc_->reset(std::move(p), originalFileName(), true);
         return true;
     } catch (const Error& e) {
         if (error) *error = QString::fromStdString(e.what());

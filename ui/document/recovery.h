@@ -18,6 +18,8 @@ public:
     bool writeNow();              // writes the document (with its file name) if modified
     void discard();               // clean close: remove the file
     bool exists() const;
+    // The project file the unsaved changes belong to; empty for an untitled project.
+    QString originalFileName() const;
     // Loads the recovery file into the document (modified, with the original file name).
     bool restore(QString* error);
 

@@ -94,7 +94,8 @@ void EvaluationView::predictFile(const QString& path) {
 }
 
 void EvaluationView::showPrediction(const ImagePrediction& p) {
-    if (!p.error.isEmpty()) {
+    if (!p.error.isEmpty()) {  // the previous image and its probabilities must not sit beside the error
+        clearSample();
         caption_->setText(p.error);
         return fail(tr("Cannot predict %1: %2").arg(p.path, p.error));
     }

@@ -2,6 +2,7 @@
 #include "evaluation/evaluation_view.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
@@ -22,6 +23,7 @@
 
 #include "document/project_document.h"
 #include "evaluation/confusion_model.h"
+#include "evaluation/rotated_label.h"
 #include "session/background_task.h"
 #include "session/studio_session.h"
 
@@ -66,6 +68,7 @@ EvaluationView::EvaluationView(StudioSession* session, QWidget* parent)
         const QString stale = tr("The current weights changed: evaluate again to update.");
         if (result_.matrix.total() && !summary_->text().endsWith(stale)) summary_->setText(summary_->text() + "\n" + stale);
     });
+    connect(session_, &StudioSession::projectSwitched, this, &EvaluationView::clear);
     poll_->setInterval(100);
     connect(poll_, &QTimer::timeout, this, [this] {
         if (progressState_ && progressState_->total) {
@@ -91,9 +94,33 @@ QWidget* EvaluationView::createResultsPane() {
     scores_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     scores_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* pane = new QSplitter(Qt::Vertical);
-    pane->addWidget(matrixView_);
+    pane->addWidget(titledMatrix());
     pane->addWidget(scores_);
     return pane;
+}
+
+// The heat map with its axis titles: predicted classes across the top, true classes down the side.
+QWidget* EvaluationView::titledMatrix() {
+    auto* predicted = new QLabel(tr("Predicted class"));
+    predicted->setObjectName("predictedAxisTitle");
+    predicted->setAlignment(Qt::AlignCenter);
+    auto* actual = new RotatedLabel(tr("True class"));
+    actual->setObjectName("trueAxisTitle");
+    auto* box = new QWidget;
+    auto* grid = new QGridLayout(box);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(predicted, 0, 1);
+    grid->addWidget(actual, 1, 0);
+    grid->addWidget(matrixView_, 1, 1);
+    return box;
+}
+
+// Stretched columns fill the pane but never get narrower than their class name.
+void EvaluationView::fitMatrixHeaders() {
+    QHeaderView* header = matrixView_->horizontalHeader();
+    int widest = header->minimumSectionSize();
+    for (const QString& name : result_.classNames) widest = std::max(widest, header->fontMetrics().horizontalAdvance(name) + 16);
+    header->setMinimumSectionSize(widest);
 }
 
 QWidget* EvaluationView::createDetailsPane() {
@@ -153,18 +180,44 @@ void EvaluationView::evaluate() {
     poll_->start();
     summary_->setText(tr("Evaluating %1…").arg(session_->hasWeights() ? session_->weightsOrigin() : tr("the initial weights")));
     running_ = runInBackground(this, [=] { return evaluateSplit(model, project, cache, *progress); },
-                               [this](EvaluationResult r) { showResult(std::move(r)); });
+                               [this, generation = generation_](EvaluationResult r) {
+                                   endEvaluating();
+                                   if (generation == generation_) showResult(std::move(r));  // else: the previous project's
+                               });
 }
 
-void EvaluationView::showResult(EvaluationResult r) {
+// Another project: its results, a dropped image's prediction and the shown sample go. A running
+// evaluation's result would be the previous project's: it is dropped when it arrives.
+void EvaluationView::clear() {
+    if (progressState_) progressState_->cancel = true;
+    ++generation_;
+    result_ = EvaluationResult();
+    confusion_->setMatrix(ConfusionMatrix(0), {});
+    scores_->setRowCount(0);
+    mistakes_->clear();
+    clearSample();
+    caption_->setText(tr("Click a misclassified sample, or drop an image file on the window."));
+    summary_->clear();
+}
+
+void EvaluationView::clearSample() {
+    preview_->clear();
+    probabilities_->clear();
+}
+
+void EvaluationView::endEvaluating() {
     evaluating_ = false;
     poll_->stop();
     progress_->setVisible(false);
     run_->setEnabled(true);
+}
+
+void EvaluationView::showResult(EvaluationResult r) {
     if (!r.error.isEmpty()) return fail(tr("Evaluation failed: %1").arg(r.error));
     result_ = std::move(r);
     const ConfusionMatrix& m = result_.matrix;
     confusion_->setMatrix(m, result_.classNames);
+    fitMatrixHeaders();
     const ClassScores mean = macro_average(result_.scores);
     summary_->setText(tr("Accuracy %1% on %2 %3 samples (%4 misclassified) · macro F1 %5 · weights: %6")
                           .arg(m.accuracy() * 100, 0, 'f', 2)

@@ -44,10 +44,13 @@ public:
     QTableWidget* scoresTable() const { return scores_; }
     QStandardItemModel* mistakesModel() const { return mistakes_; }
     QTreeWidget* probabilities() const { return probabilities_; }
+    QLabel* preview() const { return preview_; }
     QLabel* summary() const { return summary_; }
+    QTableView* matrixView() const { return matrixView_; }
 
 public Q_SLOTS:
     void evaluate();                          // emits evaluated() or failed()
+    void clear();                             // no result, prediction or sample shown
     void predictFile(const QString& path);    // emits predicted() or failed()
     void sortMistakes(Qt::SortOrder order);   // by confidence
     void showMistake(int row);                // row of the (sorted) grid
@@ -63,8 +66,12 @@ protected:
 private:
     QWidget* createResultsPane();
     QWidget* createDetailsPane();
+    QWidget* titledMatrix();
+    void fitMatrixHeaders();
+    void endEvaluating();
     void showResult(EvaluationResult r);
     void showPrediction(const ImagePrediction& p);
+    void clearSample();
     void showProbabilities(const QStringList& names, const std::vector<float>& probabilities);
     void fail(const QString& message);
     std::shared_ptr<Model> currentModel();
@@ -87,6 +94,7 @@ private:
     EvaluationResult result_;
     QFuture<EvaluationResult> running_;  // its result is taken when done: wait only while evaluating_
     bool evaluating_ = false;
+    int generation_ = 0;  // clear() counts up: a result started before it is dropped
     std::shared_ptr<EvaluationProgress> progressState_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "document/rename_node.h"
 #include "document/set_param.h"
+#include "inspector/document_undo_keys.h"
 #include "inspector/param_editor.h"
 
 namespace lf::ui {
@@ -39,6 +40,7 @@ Inspector::Inspector(ProjectDocument* doc, QWidget* parent)
         if (c.kind == DocumentChange::Reset || c.kind == DocumentChange::GraphChanged || c.kind == DocumentChange::NodesEdited)
             refresh();
     });
+    passDocumentUndoKeys(name_);
     setNode({});
 }
 
@@ -71,6 +73,7 @@ void Inspector::rebuild() {
         std::string param = p.name;
         connect(editor, &ParamEditor::committed, this, [this, param](const ParamValue& v) { applyParam(param, v); });
         connect(editor, &ParamEditor::rejected, this, [this](const QString& m) { showMessage(m, true); refresh(); });
+        passDocumentUndoKeys(editor);
     }
 }
 

@@ -23,6 +23,7 @@
 #include "mainwindow/summary_panel.h"
 #include "palette/palette_panel.h"
 #include "session/studio_session.h"
+#include "widgets/scrollable.h"
 
 namespace lf::ui {
 
@@ -50,7 +51,7 @@ MainWindow::MainWindow(const QString& recoveryPath, int autosaveMs, QWidget* par
         inspector_->setNode(ids.size() == 1 ? QString::fromStdString(ids[0]) : QString());
     });
     connect(palette_, &PalettePanel::layerActivated, this, &MainWindow::addLayerAtCentre);
-    resize(1360, 860);
+    restoreLayout();
     updateTitle();
     updateStatus();
 }
@@ -71,31 +72,13 @@ void MainWindow::createDocks() {
         return d;
     };
     dock(palette_, tr("Layers"), "palette", Qt::LeftDockWidgetArea);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(inspector_);
-    scroll->setWidgetResizable(true);
-    dock(scroll, tr("Inspector"), "inspector", Qt::RightDockWidgetArea);
-    dock(summary_, tr("Model summary"), "summary", Qt::BottomDockWidgetArea);
+    dock(scrollable(inspector_), tr("Inspector"), "inspector", Qt::RightDockWidgetArea);
+    dock(scrollable(summary_), tr("Model summary"), "summary", Qt::BottomDockWidgetArea);
     resizeDocks({findChild<QDockWidget*>("palette"), findChild<QDockWidget*>("inspector")}, {180, 270}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("summary")}, {190}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>("summary")}, {150}, Qt::Vertical);
 }
 
 void MainWindow::addWorkspace(QWidget* page, const QString& title) { workspaces_->addTab(page, title); }
-
-// The palette, inspector and summary belong to the Design workspace; the other workspaces get
-// the whole window. Docks the user closed stay closed.
-void MainWindow::showDesignDocks(bool show) {
-    for (const char* name : {"palette", "inspector", "summary"}) {
-        auto* d = findChild<QDockWidget*>(name);
-        if (!d) continue;
-        if (!show) {
-            d->setProperty("lfWasVisible", d->isVisible());
-            d->hide();
-        } else if (d->property("lfWasVisible").toBool()) {
-            d->show();
-        }
-    }
-}
 
 void MainWindow::createStatusBar() {
     totals_ = new QLabel;
@@ -145,6 +128,7 @@ void MainWindow::showError(const QString& title, const QString& message) {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!maybeSave()) return event->ignore();
     recovery_->discard();
+    saveLayout();
     event->accept();
 }
 

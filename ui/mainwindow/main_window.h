@@ -2,7 +2,9 @@
 // The studio window: workspaces as tabs in the centre (Design: the canvas with palette,
 // inspector and model summary docks; then the dataset, training, checkpoint and evaluation
 // workspaces added in main_window_workspaces.cpp), totals in the status bar. File handling
-// lives in main_window_files.cpp, menus and shortcuts in main_window_actions.cpp.
+// lives in main_window_files.cpp, menus and shortcuts in main_window_actions.cpp, the saved
+// geometry and dock layout in main_window_layout.cpp.
+#include <QByteArray>
 #include <QMainWindow>
 
 class QAction;
@@ -57,11 +59,16 @@ private:
     void createWorkspaces();  // main_window_workspaces.cpp
     void connectCharts(TrainingPanel* train);
     void addWorkspace(QWidget* page, const QString& title);
+    // main_window_layout.cpp: the Design docks follow their page; geometry and docks persist.
     void showDesignDocks(bool show);
+    void restoreLayout();
+    void saveLayout();
+    void resetLayout();
     void createActions();
     void createFileMenu();
     void createEditMenu();
     void createViewMenu();
+    void createHelpMenu();
     void createStatusBar();
     void updateTitle();
     void updateStatus();
@@ -71,8 +78,10 @@ private:
     bool fileDone(bool ok, const QString& error, const QString& failure, const QString& path, const QString& done);
     bool save();
     bool saveAs();
+    bool placeForRuns();
     void newProject();
     void newFromTemplate(const QString& path);
+    void resetToReadableCopy();
     void openDialog();
     void importDialog();
     void addLayerAtCentre(const QString& type);
@@ -93,6 +102,9 @@ private:
     QAction* redo_ = nullptr;
     QLabel* totals_ = nullptr;
     QSpinBox* batch_ = nullptr;
+    QByteArray defaultState_;  // the docks as first laid out, for View > Reset layout
+    bool designDocksShown_ = true;
+    QString copyOf_;  // the read-only project this untitled document is a copy of
 };
 
 }  // namespace lf::ui

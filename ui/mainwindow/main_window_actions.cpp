@@ -2,7 +2,9 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QApplication>
+#include <QDialog>
 #include <QDir>
+#include <QMessageBox>
 #include <QMenuBar>
 #include <QStyle>
 #include <QToolBar>
@@ -13,7 +15,9 @@
 #include "canvas/edit_operations.h"
 #include "document/project_document.h"
 #include "export/export_dialog.h"
+#include "mainwindow/help_dialogs.h"
 #include "mainwindow/main_window.h"
+#include "document/redo_keys.h"
 #include "preferences/preferences_dialog.h"
 
 namespace lf::ui {
@@ -35,6 +39,7 @@ void MainWindow::createActions() {
     createFileMenu();
     createEditMenu();
     createViewMenu();
+    createHelpMenu();
 }
 
 void MainWindow::createFileMenu() {
@@ -69,7 +74,7 @@ void MainWindow::createFileMenu() {
     undo_ = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
     redo_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
     undo_->setShortcut(QKeySequence::Undo);
-    redo_->setShortcut(QKeySequence::Redo);
+    redo_->setShortcuts(redoKeys());
     undo_->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     redo_->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
     bar->addAction(undo_);
@@ -98,6 +103,10 @@ void MainWindow::createEditMenu() {
         [this] { autoLayout(scene_, LayoutDirection::LeftToRight); view_->fitToView(); });
     add(m, tr("Auto-layout &Top to Bottom"), QKeySequence(tr("Ctrl+Shift+L")), this,
         [this] { autoLayout(scene_, LayoutDirection::TopToBottom); view_->fitToView(); });
+    add(m, tr("Auto-layout to &Fit Window"), QKeySequence(tr("Ctrl+Alt+L")), this, [this] {
+        autoLayoutToFit(scene_, view_->viewport()->size());
+        view_->fitToView();
+    });
     m->addSeparator();
     add(m, tr("&Preferences…"), QKeySequence::Preferences, this, [this] { PreferencesDialog(this).exec(); })
         ->setMenuRole(QAction::PreferencesRole);
@@ -116,6 +125,23 @@ void MainWindow::createViewMenu() {
     connect(snap, &QAction::toggled, this, [this](bool on) { scene_->setSnapToGrid(on); });
     m->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) m->addAction(d->toggleViewAction());
+    add(m, tr("&Reset layout"), QKeySequence(), this, [this] { resetLayout(); });
+}
+
+// Both open without blocking: the window stays usable, and tests read them as they are.
+void MainWindow::createHelpMenu() {
+    QMenu* m = menuBar()->addMenu(tr("&Help"));
+    add(m, tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {
+        QDialog* dialog = shortcutsDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    add(m, tr("&About Layerforge"), QKeySequence(), this, [this] {
+        auto* box = new QMessageBox(QMessageBox::Information, tr("About Layerforge"), aboutText(), QMessageBox::Ok, this);
+        box->setObjectName("aboutBox");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    })->setMenuRole(QAction::AboutRole);
 }
 
 }  // namespace lf::ui

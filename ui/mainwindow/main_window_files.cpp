@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -12,9 +13,11 @@
 
 #include "canvas/auto_layout.h"
 #include "canvas/canvas_view.h"
+#include "canvas/readable_layout.h"
 #include "document/project_document.h"
 #include "document/recovery.h"
 #include "layerforge/core/error.h"
+#include "layerforge/core/file_io.h"
 #include "layerforge/project/keras_import.h"
 #include "mainwindow/main_window.h"
 
@@ -24,6 +27,13 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
+
+QString recoveryQuestion(const QString& original) {
+    if (original.isEmpty())
+        return MainWindow::tr("Layerforge did not close properly last time. Restore the unsaved changes to an untitled project?");
+    return MainWindow::tr("Layerforge did not close properly last time. Restore the unsaved changes to %1 (%2)?")
+        .arg(QFileInfo(original).fileName(), original);
+}
 
 QString projectFilter() { return MainWindow::tr("Layerforge projects (*.lfproj);;All files (*)"); }
 
@@ -56,7 +66,15 @@ void MainWindow::newFromTemplate(const QString& path) {
     if (!maybeSave()) return;
     QString error;
     if (!doc_->load(path, &error)) return showError(tr("Cannot open template"), error);
-    doc_->reset(doc_->project(), {});  // a copy: saving asks for a new file name
+    resetToReadableCopy();
+}
+
+// An untitled copy (saving asks for a file name) whose positions are the template's, not the
+// user's: a chain too long to read when fitted is laid out in bands that fit the window.
+void MainWindow::resetToReadableCopy() {
+    Project copy = doc_->project();
+    layOutToRead(copy.graph, canvasSizeOr1366(view_->viewport()->size()), QFontInfo(view_->font()).pixelSize());
+    doc_->reset(std::move(copy), {});
     view_->fitToView();
 }
 
@@ -72,11 +90,30 @@ bool MainWindow::fileDone(bool ok, const QString& error, const QString& failure,
     return true;
 }
 
+// A project in a folder the user cannot write (the installed templates) opens as an untitled
+// copy: its runs and saves must not go beside the original.
 bool MainWindow::openFile(const QString& path) {
     QString error;
     bool ok = doc_->load(path, &error);
+    const bool readOnly = ok && !folder_is_writable(QFileInfo(path).absolutePath().toStdString());
+    if (readOnly) {
+        resetToReadableCopy();
+        copyOf_ = path;
+    }
     if (ok) view_->fitToView();
-    return fileDone(ok, error, tr("Cannot open project"), path, tr("Opened %1").arg(path));
+    return fileDone(ok, error, tr("Cannot open project"), path,
+                    readOnly ? tr("%1 is in a read-only folder: opened as an untitled copy").arg(path) : tr("Opened %1").arg(path));
+}
+
+// Before a run of such a copy: ask where to save it, so its run store goes there.
+bool MainWindow::placeForRuns() {
+    if (copyOf_.isEmpty() || !doc_->fileName().isEmpty()) return true;
+    const QString name = QFileInfo(copyOf_).fileName();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save the copy of %1 where its runs can go").arg(name),
+                                                QDir::home().filePath(name), projectFilter());
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(".lfproj")) path += ".lfproj";
+    return saveTo(path);
 }
 
 void MainWindow::openDialog() {
@@ -107,7 +144,7 @@ bool MainWindow::importKeras(const QString& path) {
         Project p;
         p.name = QFileInfo(path).completeBaseName().toStdString();
         p.graph = import_keras_model_file(path.toStdString());
-        for (const auto& [id, at] : layeredLayout(p.graph, LayoutDirection::LeftToRight)) {
+        for (const auto& [id, at] : wrappedLayout(p.graph, canvasSizeOr1366(view_->viewport()->size()))) {  // long models wrap
             p.graph.find(id)->x = at.x();
             p.graph.find(id)->y = at.y();
         }
@@ -151,7 +188,7 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::offerRecovery() {
     if (!recovery_->exists()) return;
     auto answer = QMessageBox::question(this, tr("Recover unsaved work?"),
-                                        tr("Layerforge did not close properly last time. Restore the autosaved project?"),
+                                        recoveryQuestion(recovery_->originalFileName()),
                                         QMessageBox::Yes | QMessageBox::No);
     QString error;
     if (answer == QMessageBox::Yes && !recovery_->restore(&error)) showError(tr("Cannot recover"), error);

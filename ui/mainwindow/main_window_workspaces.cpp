@@ -22,6 +22,8 @@ void MainWindow::createWorkspaces() {
 
     auto* train = new TrainingPanel(session_);
     addWorkspace(train, tr("Train"));
+    train->setStartGuard([this] { return placeForRuns(); });
+    connect(session_, &StudioSession::projectSwitched, this, [this] { copyOf_.clear(); });
     installMessageViews(this, train->controller());  // log dock + error banner, wired to training
     connectCharts(train);
 
@@ -40,22 +42,27 @@ void MainWindow::createWorkspaces() {
 }
 
 // The live charts on the Train page: a run (new or resumed) continues its stored curves, then
-// takes the controller's coalesced step events and the per-epoch validation metrics.
+// takes every step from the controller and the per-epoch validation metrics.
 void MainWindow::connectCharts(TrainingPanel* train) {
     auto* charts = new TrainingCharts;
     train->setChartsWidget(charts);
     charts->setStorePath(session_->storePath());
     connect(doc_, &ProjectDocument::fileNameChanged, charts, [this, charts] { charts->setStorePath(session_->storePath()); });
+    connect(session_, &StudioSession::projectSwitched, charts, [this, charts] {
+        charts->setStorePath(session_->storePath());
+        charts->beginLiveRun(QString());  // the previous project's curves and overlays go
+        for (qint64 id : charts->overlayRuns()) charts->removeOverlay(id);
+    });
     TrainingController* controller = train->controller();
     connect(controller, &TrainingController::started, charts, [this, charts](qint64 runId) {
         charts->setStorePath(session_->storePath());
         charts->continueLiveRun(tr("run %1").arg(runId), runId);
     });
+    connect(controller, &TrainingController::stepsLogged, charts, [charts](const std::vector<lf::TrainEvent>& steps) {
+        for (const lf::TrainEvent& e : steps) charts->addTrainStep(e);
+    });
     connect(controller, &TrainingController::trainEvent, charts, [charts](const lf::TrainEvent& e) {
-        if (e.kind == lf::EventKind::Step && e.steps_per_epoch > 0)
-            charts->addStep(e.step, double(e.step) / double(e.steps_per_epoch), e.elapsed_seconds, e.metrics);
-        else if (e.kind == lf::EventKind::EpochEnd)
-            charts->addEpochEnd(e.step, double(e.epoch), e.elapsed_seconds, e.metrics);
+        if (e.kind == lf::EventKind::EpochEnd) charts->addEpoch(e.step, double(e.epoch), e.elapsed_seconds, e.metrics);
     });
 }
 

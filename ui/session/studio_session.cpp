@@ -13,6 +13,11 @@ namespace lf::ui {
 StudioSession::StudioSession(ProjectDocument* document, QObject* parent) : QObject(parent), document_(document) {
     // Another project's weights mean nothing for this one.
     connect(document_, &ProjectDocument::fileNameChanged, this, [this] { clearWeights(); });
+    connect(document_, &ProjectDocument::changed, this, [this](const DocumentChange& c) {
+        if (c.kind != DocumentChange::Reset) return;
+        clearWeights();
+        Q_EMIT projectSwitched();
+    });
 }
 
 QString StudioSession::projectPath() const { return document_->fileName(); }

@@ -44,6 +44,9 @@ public:
     void notifyStoreChanged() { Q_EMIT storeChanged(); }
 
 Q_SIGNALS:
+    // Another project replaced the document (New, Open, a template, a Keras import, recovery):
+    // every page drops what it shows of the previous one and reads the new project's store.
+    void projectSwitched();
     void weightsChanged();
     void storeChanged();
 

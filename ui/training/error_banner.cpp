@@ -2,7 +2,10 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QToolButton>
+
+#include "widgets/scrollable.h"
 
 namespace lf::ui {
 
@@ -17,7 +20,11 @@ ErrorBanner::ErrorBanner(QWidget* parent) : QFrame(parent), text_(new QLabel), c
     close_->setToolTip(tr("Dismiss"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
-    layout->addWidget(text_, 1);
+    // A long message scrolls within four lines instead of raising the window's minimum height.
+    QScrollArea* scroll = scrollable(text_);
+    scroll->setMaximumHeight(4 * fontMetrics().lineSpacing() + 6);
+    scroll->setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }");
+    layout->addWidget(scroll, 1);
     layout->addWidget(close_, 0, Qt::AlignTop);
     connect(close_, &QToolButton::clicked, this, &ErrorBanner::dismiss);
     hide();

@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QVBoxLayout>
 
+#include "session/studio_session.h"
 #include "training/error_banner.h"
 #include "training/log_view.h"
 #include "training/training_controller.h"
@@ -16,6 +17,7 @@ MessageViews installMessageViews(QMainWindow* window, TrainingController* contro
     dock->setObjectName("logDock");
     dock->setWidget(log);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    window->resizeDocks({dock}, {150}, Qt::Vertical);  // a few lines: the workspaces need the height
 
     // The banner sits above the central widget (the workspace tabs) in a container.
     auto* banner = new ErrorBanner;
@@ -33,6 +35,7 @@ MessageViews installMessageViews(QMainWindow* window, TrainingController* contro
     QObject::connect(controller, &TrainingController::failed, banner,
                      [banner](const QString& m) { banner->showMessage(QObject::tr("Training failed: %1").arg(m)); });
     QObject::connect(controller, &TrainingController::started, banner, &ErrorBanner::dismiss);
+    QObject::connect(controller->session(), &StudioSession::projectSwitched, banner, &ErrorBanner::dismiss);
     return {log, banner};
 }
 

@@ -29,6 +29,12 @@ TrainingController::TrainingController(StudioSession* session, QObject* parent)
     qRegisterMetaType<lf::ui::TrainingOutcome>();
     thread_->setObjectName("training");
     thread_->start();
+    connect(session_, &StudioSession::projectSwitched, this, [this] {
+        if (!isActive()) return;
+        abandoned_ = true;
+        Q_EMIT logLine(tr("another project was opened: stopping the run"));
+        stop();
+    });
 }
 
 TrainingController::~TrainingController() {
@@ -70,6 +76,9 @@ bool TrainingController::launch(const QString& resumeSpec) {
         Q_EMIT started(id);
     });
     connect(worker, &TrainingWorker::trainEvent, this, &TrainingController::onEvent);
+    connect(worker, &TrainingWorker::stepsLogged, this, [this](const std::vector<lf::TrainEvent>& steps) {
+        if (!abandoned_) Q_EMIT stepsLogged(steps);
+    });
     connect(worker, &TrainingWorker::checkpointSaved, this, [this](qint64 id) {
         session_->notifyStoreChanged();
         Q_EMIT checkpointSaved(id);
@@ -78,6 +87,7 @@ bool TrainingController::launch(const QString& resumeSpec) {
     connect(worker, &TrainingWorker::done, this, &TrainingController::onDone);
     worker_ = worker;
     runId_ = 0;
+    abandoned_ = false;
     setState(State::Running);
     Q_EMIT logLine(resumeSpec.isEmpty() ? tr("starting a new run of %1").arg(session_->document()->displayName())
                                         : tr("resuming from checkpoint %1").arg(resumeSpec));
@@ -102,6 +112,7 @@ void TrainingController::stop() {
 }
 
 void TrainingController::onEvent(const lf::TrainEvent& e) {
+    if (abandoned_) return;
     if (state_ != State::Stopping) {
         if (e.kind == EventKind::Paused) setState(State::Paused);
         else if (e.kind == EventKind::Resumed) setState(State::Running);
@@ -115,10 +126,10 @@ void TrainingController::onDone(const lf::ui::TrainingOutcome& outcome) {
     worker_ = nullptr;
     run_.reset();
     if (outcome.run) runId_ = outcome.run;
-    if (!outcome.weights.isEmpty()) session_->setWeights(outcome.weights.toStdString(), tr("run %1").arg(outcome.run));
+    if (!outcome.weights.isEmpty() && !abandoned_) session_->setWeights(outcome.weights.toStdString(), tr("run %1").arg(outcome.run));
     if (outcome.run) session_->notifyStoreChanged();  // the run's final status
     ProjectDocument* doc = session_->document();
-    if (doc->project().dataset.kind == "image-folder" && doc->project().dataset.classes.empty() &&
+    if (!abandoned_ && doc->project().dataset.kind == "image-folder" && doc->project().dataset.classes.empty() &&
         !outcome.classNames.isEmpty()) {
         DatasetBinding d = doc->project().dataset;
         for (const QString& c : outcome.classNames) d.classes.push_back(c.toStdString());

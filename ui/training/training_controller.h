@@ -3,10 +3,12 @@
 // GUI thread never waits on the engine. start() trains a snapshot of the document's project
 // as it is at that moment (an unsaved project records its run in StudioSession::storePath());
 // engine events come back as queued signals. When a run ends with weights they become the
-// session's current weights, and every committed checkpoint calls notifyStoreChanged().
+// session's current weights, and every committed checkpoint calls notifyStoreChanged(). Opening
+// another project stops a run: its remaining events would belong to the previous project.
 #include <QObject>
 #include <QPointer>
 #include <memory>
+#include <vector>
 
 #include "training/training_types.h"
 
@@ -38,6 +40,7 @@ public:
     State state() const { return state_; }
     bool isActive() const { return state_ != State::Idle; }
     qint64 runId() const { return runId_; }  // the current or last run; 0 before any
+    bool abandoned() const { return abandoned_; }  // the last run was stopped by opening another project
 
     // false (and a log line saying so) when a run is already going. Errors found later (the
     // graph, the data, the store) end the run with failed() and finished(RunStatus::Failed, ...).
@@ -51,6 +54,7 @@ Q_SIGNALS:
     void stateChanged(lf::ui::TrainingController::State state);
     void started(qint64 runId);                 // the run is recorded in the store
     void trainEvent(const lf::TrainEvent& e);  // RunStarted, coalesced Steps, EpochEnd, Paused, ...
+    void stepsLogged(const std::vector<lf::TrainEvent>& steps);  // every step, batched: for the charts
     void checkpointSaved(qint64 checkpointId);
     // Every run ends with finished(status, message): Finished, EarlyStopped, Stopped or Failed.
     void finished(lf::RunStatus status, const QString& message);
@@ -71,6 +75,7 @@ private:
     std::shared_ptr<TrainingSession> run_;
     State state_ = State::Idle;
     qint64 runId_ = 0;
+    bool abandoned_ = false;  // another project was opened: the run stops, its events are dropped
 };
 
 }  // namespace lf::ui

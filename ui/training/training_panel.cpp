@@ -8,11 +8,14 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "document/model_stats.h"
+#include "document/project_document.h"
 #include "session/studio_session.h"
 #include "training/device_gauge.h"
 #include "training/run_options_form.h"
 #include "training/training_progress.h"
 #include "training/training_settings_form.h"
+#include "widgets/scrollable.h"
 
 namespace lf::ui {
 
@@ -32,22 +35,20 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
       settings_(new TrainingSettingsForm(session->document())), runOptions_(new RunOptionsForm),
       progress_(new TrainingProgress), gauge_(new DeviceGauge), chartsSplitter_(new QSplitter(Qt::Vertical)),
       start_(new QPushButton(tr("Start"))), pause_(new QPushButton(tr("Pause"))),
-      resume_(new QPushButton(tr("Resume"))), stop_(new QPushButton(tr("Stop"))) {
+      resume_(new QPushButton(tr("Resume"))), stop_(new QPushButton(tr("Stop"))), blocked_(new QLabel) {
     setObjectName("trainPanel");
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->addWidget(group(tr("Training settings"), settings_));
     leftLayout->addWidget(group(tr("Checkpoints and device"), runOptions_));
     leftLayout->addStretch(1);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
+    QScrollArea* scroll = scrollable(left);
 
     auto* placeholder = new QLabel(tr("Live charts appear here."));
     placeholder->setAlignment(Qt::AlignCenter);
     placeholder->setObjectName("chartsPlaceholder");
     chartsSplitter_->addWidget(placeholder);
-    chartsSplitter_->addWidget(group(tr("Memory"), gauge_));
+    chartsSplitter_->addWidget(scrollable(group(tr("Memory"), gauge_)));  // the charts get the height
     chartsSplitter_->setStretchFactor(0, 4);
     chartsSplitter_->setStretchFactor(1, 1);
 
@@ -71,8 +72,12 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
         gauge_->setDevice(controller_->options().device);
     });
     connect(controller_, &TrainingController::stateChanged, this, &TrainingPanel::updateButtons);
+    connect(session->document(), &ProjectDocument::changed, this, &TrainingPanel::updateButtons);
     connect(controller_, &TrainingController::trainEvent, progress_, &TrainingProgress::showTrainEvent);
-    connect(controller_, &TrainingController::finished, progress_, &TrainingProgress::showEnd);
+    connect(controller_, &TrainingController::finished, progress_, [this](lf::RunStatus status, const QString& message) {
+        if (!controller_->abandoned()) progress_->showEnd(status, message);  // else: the previous project's run
+    });
+    connect(session, &StudioSession::projectSwitched, progress_, &TrainingProgress::clear);
     updateButtons();
 }
 
@@ -81,9 +86,13 @@ QWidget* TrainingPanel::buildControls() {
     auto* l = new QHBoxLayout(row);
     l->setContentsMargins(0, 0, 0, 0);
     for (QPushButton* b : {start_, pause_, resume_, stop_}) l->addWidget(b);
-    l->addStretch(1);
-    start_->setToolTip(tr("Train the project as it is now; later edits apply to the next run"));
+    blocked_->setObjectName("trainBlocked");
+    blocked_->setWordWrap(true);
+    blocked_->setStyleSheet("color: #a15c00");
+    l->addWidget(blocked_, 4);
+    l->addStretch(1);  // the buttons keep their size while the reason is hidden
     connect(start_, &QPushButton::clicked, this, [this] {
+        if (startGuard_ && !startGuard_()) return;
         progress_->clear();
         controller_->start();
     });
@@ -96,7 +105,13 @@ QWidget* TrainingPanel::buildControls() {
 void TrainingPanel::updateButtons() {
     using S = TrainingController::State;
     const S s = controller_->state();
-    start_->setEnabled(s == S::Idle);
+    // What training requires of the graph, as the engine checks it when a run starts.
+    const QString problem = trainingProblem(controller_->session()->document()->analysis());
+    start_->setEnabled(s == S::Idle && problem.isEmpty());
+    start_->setToolTip(problem.isEmpty() ? tr("Train the project as it is now; later edits apply to the next run")
+                                         : tr("Cannot train: %1").arg(problem));
+    blocked_->setText(problem.isEmpty() ? QString() : tr("Cannot train: %1").arg(problem));
+    blocked_->setVisible(!problem.isEmpty());
     pause_->setEnabled(s == S::Running);
     resume_->setEnabled(s == S::Paused);
     stop_->setEnabled(s == S::Running || s == S::Paused);
@@ -108,6 +123,7 @@ void TrainingPanel::setChartsWidget(QWidget* charts) {
     chartsSplitter_->replaceWidget(0, charts);
     delete old;
     chartsSplitter_->setStretchFactor(0, 4);
+    chartsSplitter_->setSizes({400, 90});
 }
 
 QWidget* TrainingPanel::chartsWidget() const { return chartsSplitter_->widget(0); }

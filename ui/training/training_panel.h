@@ -4,9 +4,11 @@
 // (setChartsWidget) and the device memory gauge. The panel owns the TrainingController; other
 // panels reach it through controller() (charts: trainEvent; checkpoint browser: resumeFrom).
 #include <QWidget>
+#include <functional>
 
 #include "training/training_controller.h"
 
+class QLabel;
 class QPushButton;
 class QSplitter;
 
@@ -28,6 +30,9 @@ public:
     // placeholder or an earlier chart widget.
     void setChartsWidget(QWidget* charts);
     QWidget* chartsWidget() const;
+    // Asked when Start is pressed; false keeps the run from starting (the window asks where an
+    // untitled copy of a read-only project is saved first).
+    void setStartGuard(std::function<bool()> guard) { startGuard_ = std::move(guard); }
 
     TrainingSettingsForm* settingsForm() const { return settings_; }
     RunOptionsForm* runOptions() const { return runOptions_; }
@@ -37,6 +42,7 @@ public:
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* resumeButton() const { return resume_; }
     QPushButton* stopButton() const { return stop_; }
+    QLabel* blockedReason() const { return blocked_; }  // why Start is off for this graph; hidden when it can train
 
 private:
     QWidget* buildControls();
@@ -49,6 +55,8 @@ private:
     DeviceGauge* gauge_;
     QSplitter* chartsSplitter_;
     QPushButton *start_, *pause_, *resume_, *stop_;
+    QLabel* blocked_;
+    std::function<bool()> startGuard_;
 };
 
 }  // namespace lf::ui

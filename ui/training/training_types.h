@@ -18,8 +18,8 @@ struct TrainingOptions {
     QString bestMetric;                // empty: val_loss, or loss without validation data
     QString bestMode = QStringLiteral("auto");  // min | max | auto
     QString device = QStringLiteral("cpu");
-    qint64 logEvery = 5;          // the trainer reports every N steps ...
-    int eventIntervalMs = 200;    // ... and the panel receives at most one step event per interval
+    qint64 logEvery = 5;          // the trainer measures img/s and ETA over N steps ...
+    int eventIntervalMs = 200;    // ... the progress gets one step event per interval; the charts every step
 };
 
 // How a run ended, as the training thread reports it.

@@ -1,6 +1,7 @@
 #include "training/training_worker.h"
 
 #include <new>
+#include <utility>
 
 #include "layerforge/train/event_text.h"
 
@@ -43,19 +44,31 @@ void TrainingWorker::run() {
 }
 
 void TrainingWorker::on_event(const TrainEvent& e) {
-    const auto now = Clock::now();
-    if (e.kind == EventKind::Step) {
-        if (now - lastStep_ < interval_) return;
-        lastStep_ = now;
-        if (now - lastLog_ >= kStepLogInterval) {
-            lastLog_ = now;
-            send([this, text = QString::fromStdString(event_text(e))] { Q_EMIT logLine(text); });
-        }
-    } else if (e.kind != EventKind::Failed) {  // the controller reports failures as such
+    if (e.kind == EventKind::Step) return onStep(e);
+    flushSteps();
+    if (e.kind != EventKind::Failed) {  // the controller reports failures as such
         if (std::string text = event_text(e); !text.empty())
             send([this, line = QString::fromStdString(text)] { Q_EMIT logLine(line); });
     }
     send([this, e] { Q_EMIT trainEvent(e); });
+}
+
+void TrainingWorker::onStep(const TrainEvent& e) {
+    pending_.push_back(e);
+    const auto now = Clock::now();
+    if (now - lastStep_ < interval_) return;
+    lastStep_ = now;
+    if (now - lastLog_ >= kStepLogInterval) {
+        lastLog_ = now;
+        send([this, text = QString::fromStdString(event_text(e))] { Q_EMIT logLine(text); });
+    }
+    flushSteps();
+    send([this, e] { Q_EMIT trainEvent(e); });
+}
+
+void TrainingWorker::flushSteps() {
+    if (pending_.empty()) return;
+    send([this, steps = std::exchange(pending_, {})] { Q_EMIT stepsLogged(steps); });
 }
 
 void TrainingWorker::on_line(const std::string& text) {

@@ -1,11 +1,14 @@
 #pragma once
 // Lives on the training thread: runs one TrainingSession and turns what it reports into Qt
-// signals, emitted on the controller's thread through its Mailbox. Step events are coalesced to
-// one per interval; other events always pass.
+// signals, emitted on the controller's thread through its Mailbox. It takes every step (as the
+// run store does): all of them reach the charts, in batches of one interval (stepsLogged), while
+// the progress and the log get one Step event per interval; other events always pass, after the
+// steps before them.
 #include <QObject>
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "layerforge/run/session.h"
 #include "session/mailbox.h"
@@ -16,7 +19,7 @@ namespace lf::ui {
 class TrainingWorker : public QObject, public TrainObserver, public SessionListener {
     Q_OBJECT
 public:
-    TrainingWorker(int eventIntervalMs, Mailbox* mailbox) : interval_(eventIntervalMs), mailbox_(mailbox) {}
+    TrainingWorker(int eventIntervalMs, Mailbox* mailbox) : mailbox_(mailbox), interval_(eventIntervalMs) {}
     // The session reports to this worker, so it is made after it. The lock hands the session,
     // made on the UI thread, to run() on the training thread.
     void setSession(std::shared_ptr<TrainingSession> session);
@@ -24,6 +27,7 @@ public:
     Q_INVOKABLE void run();  // on the training thread; ends with `done`
 
     void on_event(const TrainEvent& e) override;
+    bool wants_every_step() const override { return true; }
     void on_line(const std::string& text) override;
     void on_run_created(std::int64_t run, const std::string& store) override;
     void on_resumed(std::int64_t run, const CheckpointInfo& from) override;
@@ -32,6 +36,7 @@ public:
 Q_SIGNALS:
     void runRecorded(qint64 runId);
     void trainEvent(const lf::TrainEvent& e);
+    void stepsLogged(const std::vector<lf::TrainEvent>& steps);  // every step, in order
     void checkpointSaved(qint64 id);
     void logLine(const QString& text);
     void done(const lf::ui::TrainingOutcome& outcome);
@@ -39,12 +44,15 @@ Q_SIGNALS:
 private:
     using Clock = std::chrono::steady_clock;
     void send(std::function<void()> emitOnUiThread) { mailbox_->post(std::move(emitOnUiThread)); }
+    void onStep(const TrainEvent& e);
+    void flushSteps();
 
     Mailbox* mailbox_;
     std::mutex sessionMutex_;
     std::shared_ptr<TrainingSession> session_;
     std::chrono::milliseconds interval_;
     Clock::time_point lastStep_{}, lastLog_{};
+    std::vector<TrainEvent> pending_;  // steps not yet sent to the charts
     qint64 run_ = 0;
 };
 

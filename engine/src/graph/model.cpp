@@ -71,20 +71,36 @@ void Model::init_weights(std::uint64_t seed) {
     }
 }
 
+namespace {
+
+std::string input_count_problem(const Analysis& a) {
+    if (a.inputs.size() == 1) return "";
+    return "training needs exactly one Input layer; the model has " + std::to_string(a.inputs.size());
+}
+
+std::string output_count_problem(const Analysis& a) {
+    if (a.outputs.size() == 1) return "";
+    std::string list;
+    for (const auto& o : a.outputs) list += (list.empty() ? "" : ", ") + o;
+    return "training needs exactly one output layer; the model ends in " + std::to_string(a.outputs.size()) + " (" +
+           list + ")";
+}
+
+}  // namespace
+
+std::string training_graph_problem(const Analysis& a) {
+    if (!a.ok()) return a.error_report();
+    if (std::string p = input_count_problem(a); !p.empty()) return p;
+    return output_count_problem(a);
+}
+
 const std::string& Model::input_node() const {
-    if (analysis_.inputs.size() != 1)
-        throw input_error("training needs exactly one Input layer; the model has " +
-                          std::to_string(analysis_.inputs.size()));
+    if (std::string p = input_count_problem(analysis_); !p.empty()) throw input_error(p);
     return analysis_.inputs[0];
 }
 
 const std::string& Model::output_node() const {
-    if (analysis_.outputs.size() != 1) {
-        std::string list;
-        for (const auto& o : analysis_.outputs) list += (list.empty() ? "" : ", ") + o;
-        throw input_error("training needs exactly one output layer; the model ends in " +
-                          std::to_string(analysis_.outputs.size()) + " (" + list + ")");
-    }
+    if (std::string p = output_count_problem(analysis_); !p.empty()) throw input_error(p);
     return analysis_.outputs[0];
 }
 

@@ -153,7 +153,11 @@ FitLoop::Flow FitLoop::step() {
         at_end_ = snapshot(epoch_, step_, epoch_rng_, loss_sum_, seen_);
         if (std::string err = offer(at_end_, ev_.metrics); !err.empty()) return fail(err);
     }
-    if (t_.pause_) t_.wait_while_paused(ev_);  // takes a copy of ev_: only when pausing
+    if (t_.pause_) {  // wait_while_paused takes a copy of ev_: only when pausing
+        const auto paused_at = Clock::now();
+        t_.wait_while_paused(ev_);
+        window_start_ += Clock::now() - paused_at;  // throughput and ETA count training time only
+    }
     if (t_.stop_) {
         at_end_ = snapshot(epoch_, step_, epoch_rng_, loss_sum_, seen_);
         return finish(RunStatus::Stopped, "stopped by request at epoch " + std::to_string(epoch_) + ", step " +

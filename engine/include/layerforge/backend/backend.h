@@ -52,6 +52,8 @@ class Backend {
 public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;              // "cpu"
+    // The compute library under it, for About boxes and bug reports: "oneDNN 3.1.0".
+    virtual std::string library() const { return ""; }
     virtual std::vector<DeviceInfo> devices() const = 0;
     virtual bool has_device(const std::string& device) const = 0;  // cheap: no device query
     // Throws lf::Error (Input) for a device this backend does not have.

@@ -18,6 +18,11 @@ struct WeightRef {
     bool trainable = true;
 };
 
+// Why a graph with this analysis cannot be trained: its errors, or not exactly one Input and
+// one output layer; empty when it can. Model and Trainer refuse such a graph with this message,
+// so the studio can say "trainable" only when training will accept the graph.
+std::string training_graph_problem(const Analysis& a);
+
 class Model {
 public:
     // Analyzes the graph; throws lf::Error (Input) listing every error when it is not valid.

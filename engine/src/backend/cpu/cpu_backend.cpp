@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <string>
 #include <thread>
+
+#include <oneapi/dnnl/dnnl.h>
 
 #include "backend/cpu/cpu_plan.h"
 #include "layerforge/core/error.h"
@@ -67,6 +70,10 @@ public:
 class CpuBackend final : public Backend {
 public:
     std::string name() const override { return "cpu"; }
+    std::string library() const override {
+        const dnnl_version_t* v = dnnl_version();
+        return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+    }
     std::vector<DeviceInfo> devices() const override { return {{"cpu", "cpu", cpu_name(), meminfo_bytes("MemTotal")}}; }
     bool has_device(const std::string& device) const override { return device == "cpu"; }
 
