@@ -1,7 +1,7 @@
 #pragma once
 // One layer on the canvas: a card with a category-coloured header, typed input ports on the
-// left, one output port on the right, the parameter count, and an error badge whose tooltip
-// says what is wrong.
+// left, one output port on the right, the parameter count, the last run's profile (time and
+// memory) when there is one, and an error badge whose tooltip says what is wrong.
 #include <optional>
 #include <string>
 
@@ -29,6 +29,9 @@ public:
     void setContent(const Node& node, const NodeInfo* info, const QString& category, int inputPorts,
                     const QString& error);
     QString errorText() const { return error_; }
+    // One line under the parameter count, e.g. "0.12 + 0.30 ms · 1.2 MB"; empty: none.
+    void setProfileText(const QString& text);
+    QString profileText() const { return profile_; }
     QGraphicsItem* badge() const { return badge_; }
 
     QPointF inputPortPos(int port) const;  // scene coordinates
@@ -50,7 +53,7 @@ private:
     double height() const;
     QPointF localInputPort(int port) const;
     std::string id_;
-    QString title_, type_, detail_, category_, error_;
+    QString title_, type_, detail_, category_, error_, profile_;
     int inputs_ = 1;
     QGraphicsItem* badge_ = nullptr;
 };
