@@ -2,7 +2,8 @@
 // The studio window: workspaces as tabs in the centre (Design: the canvas with palette,
 // inspector and model summary docks; then the dataset, training, checkpoint and evaluation
 // workspaces added in main_window_workspaces.cpp), totals in the status bar. File handling
-// lives in main_window_files.cpp, menus and shortcuts in main_window_actions.cpp.
+// lives in main_window_files.cpp, menus and shortcuts in main_window_actions.cpp, the start
+// page and Analyze Network in main_window_views.cpp.
 #include <QMainWindow>
 
 class QAction;
@@ -16,10 +17,12 @@ namespace lf::ui {
 class CanvasScene;
 class CanvasView;
 class Inspector;
+class NetworkReportDialog;
 class PalettePanel;
 class ProjectDocument;
 class Recovery;
 class StudioSession;
+class StartPage;
 class SummaryPanel;
 class TrainingMemoryEstimate;
 class TrainingPanel;
@@ -46,6 +49,14 @@ public:
     bool saveTo(const QString& path);
     bool importKeras(const QString& path);
     void offerRecovery();  // after a crash: asks whether to restore the autosaved project
+    bool hasRecovery() const;
+
+    // main_window_views.cpp
+    StartPage* showStartPage();                 // window-modal, returns at once
+    NetworkReportDialog* showNetworkReport();   // one per window, kept up to date while open
+    void openImageFolder(const QString& dir);   // bound to the project (a new image template when empty)
+    void openExample();                         // the built-in example, as `layerforge --example`
+    static QStringList recentFiles();
 
     static QString templateDirectory();
 
@@ -62,6 +73,7 @@ private:
     void createFileMenu();
     void createEditMenu();
     void createViewMenu();
+    void createAnalyzeMenu();  // main_window_views.cpp
     void createStatusBar();
     void updateTitle();
     void updateStatus();
