@@ -186,7 +186,7 @@ private Q_SLOTS:
         LayerCostModel* costs = d->costs();
         int hidden = -1;
         for (int r = 0; r < costs->rowCount(); ++r)
-            if (costs->layer(r).params == 78500) hidden = r;
+            if (costs->row(r).params == 78500) hidden = r;
         QVERIFY(hidden >= 0);
         auto cell = [&](int row, int column) { return costs->data(costs->index(row, column), Qt::DisplayRole).toString(); };
         QCOMPARE(cell(hidden, LayerCostModel::Params), QString("78,500"));

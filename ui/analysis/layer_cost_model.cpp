@@ -4,18 +4,9 @@
 
 namespace lf::ui {
 
-void LayerCostModel::setLayers(std::vector<LayerCost> layers) {
-    beginResetModel();
-    layers_ = std::move(layers);
-    endResetModel();
-}
-
-int LayerCostModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(layers_.size()); }
-int LayerCostModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
 QVariant LayerCostModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
-    const LayerCost& l = layers_[std::size_t(index.row())];
+    const LayerCost& l = row(index.row());
     if (role == NodeRole) return QString::fromStdString(l.node);
     if (role == Qt::TextAlignmentRole && index.column() >= Params)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

@@ -88,7 +88,7 @@ void NetworkReportDialog::refresh() {
     for (const Diagnostic& d : report_.warnings) add(d, false);
     if (report_.errors.empty() && report_.warnings.empty())
         new QTreeWidgetItem(problems_, {tr("OK"), QString(), tr("No problems found.")});
-    costs_->setLayers(report_.layers);
+    costs_->setRows(report_.layers);
     summary_->setText(tr("%1 errors, %2 warnings · %3 layers · %4 parameters (%5 trainable) · %6 FLOPs per sample · "
                          "batch %7: outputs %8, weights %9, about %10 to train (outputs, weights and their gradients)")
                           .arg(report_.errors.size())

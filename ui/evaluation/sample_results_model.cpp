@@ -3,18 +3,13 @@
 namespace lf::ui {
 
 void SampleResultsModel::setResults(std::vector<SampleResult> samples, QStringList classNames) {
-    beginResetModel();
-    samples_ = std::move(samples);
-    classNames_ = std::move(classNames);
-    endResetModel();
+    classNames_ = std::move(classNames);  // read by data() once the rows are reset
+    setRows(std::move(samples));
 }
-
-int SampleResultsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(samples_.size()); }
-int SampleResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant SampleResultsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || (role != Qt::DisplayRole && role != SortRole)) return {};
-    const SampleResult& s = samples_[std::size_t(index.row())];
+    const SampleResult& s = row(index.row());
     const bool sort = role == SortRole;
     switch (index.column()) {
     case Sample: return s.index;
@@ -55,7 +50,7 @@ void SampleFilter::setOutcome(Outcome outcome) {
 }
 
 bool SampleFilter::filterAcceptsRow(int row, const QModelIndex&) const {
-    const SampleResult& s = source_->sample(row);
+    const SampleResult& s = source_->row(row);
     if (label_ >= 0 && s.label != label_) return false;
     const bool correct = s.label == s.predicted;
     return outcome_ == Outcome::Any || correct == (outcome_ == Outcome::Correct);

@@ -2,33 +2,28 @@
 // Every evaluated sample as a table (sample, true class, predicted class, confidence, correct),
 // and the filter in front of it: by true class and by correct / incorrect. Sorting compares the
 // raw values (SortRole), not the displayed text.
-#include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 #include <QStringList>
-#include <vector>
 
 #include "evaluation/evaluation_job.h"
+#include "tables/row_table_model.h"
 
 namespace lf::ui {
 
-class SampleResultsModel : public QAbstractTableModel {
+class SampleResultsModel : public RowTableModel<SampleResult> {
     Q_OBJECT
 public:
     enum Column { Sample, Label, Predicted, Confidence, Correct, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
 
-    using QAbstractTableModel::QAbstractTableModel;
+    explicit SampleResultsModel(QObject* parent = nullptr) : RowTableModel(ColumnCount, parent) {}
     void setResults(std::vector<SampleResult> samples, QStringList classNames);
-    const SampleResult& sample(int row) const { return samples_[std::size_t(row)]; }
     const QStringList& classNames() const { return classNames_; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    std::vector<SampleResult> samples_;
     QStringList classNames_;
 };
 

@@ -44,18 +44,9 @@ QString profileCardText(const LayerProfileRow& row) {
         .arg(formatBytes(row.bytes));
 }
 
-void LayerProfileModel::setRows(std::vector<LayerProfileRow> rows) {
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
-}
-
-int LayerProfileModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
-int LayerProfileModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
 QVariant LayerProfileModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
-    const LayerProfileRow& r = rows_[std::size_t(index.row())];
+    const LayerProfileRow& r = row(index.row());
     if (role == Qt::TextAlignmentRole && index.column() >= Forward)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != SortRole) return {};

@@ -2,12 +2,12 @@
 // A training plan's profile (Plan::profile) as a table: layer, type, forward and backward time
 // per step, total time, its share of the step, memory. Steps that run nothing (Input, views,
 // layers folded into the one before) are left out. SortRole gives the raw numbers.
-#include <QAbstractTableModel>
 #include <QString>
 #include <vector>
 
 #include "layerforge/backend/plan.h"
 #include "layerforge/graph/graph.h"
+#include "tables/row_table_model.h"
 
 namespace lf::ui {
 
@@ -24,23 +24,15 @@ std::vector<LayerProfileRow> profileRows(const PlanProfile& profile, const Graph
 // The card line: "0.12 + 0.30 ms · 1.2 MB" (forward + backward per step, memory).
 QString profileCardText(const LayerProfileRow& row);
 
-class LayerProfileModel : public QAbstractTableModel {
+class LayerProfileModel : public RowTableModel<LayerProfileRow> {
     Q_OBJECT
 public:
     enum Column { Layer, Type, Forward, Backward, Total, Share, Memory, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
 
-    using QAbstractTableModel::QAbstractTableModel;
-    void setRows(std::vector<LayerProfileRow> rows);
-    const std::vector<LayerProfileRow>& rows() const { return rows_; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
+    explicit LayerProfileModel(QObject* parent = nullptr) : RowTableModel(ColumnCount, parent) {}
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
-
-private:
-    std::vector<LayerProfileRow> rows_;
 };
 
 }  // namespace lf::ui
