@@ -233,12 +233,12 @@ The example stays bound to Fashion-MNIST read into memory.</source>
         <translation>最后一个全连接层“%1”有 %2 个单元，但数据集有 %3 个类别：请将其单元数设为 %3。</translation>
     </message>
     <message>
-        <source>%1 + %2 ms · %3</source>
-        <translation>%1 + %2 毫秒 · %3</translation>
-    </message>
-    <message>
         <source>Input %1 · %2 layers · %3 parameters · %4 outputs</source>
         <translation>输入 %1 · %2 层 · %3 个参数 · %4 个输出</translation>
+    </message>
+    <message>
+        <source>%1+%2 ms · %3</source>
+        <translation>%1+%2 毫秒 · %3</translation>
     </message>
 </context>
 <context>

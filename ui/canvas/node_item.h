@@ -29,7 +29,7 @@ public:
     void setContent(const Node& node, const NodeInfo* info, const QString& category, int inputPorts,
                     const QString& error);
     QString errorText() const { return error_; }
-    // One line under the parameter count, e.g. "0.12 + 0.30 ms · 1.2 MB"; empty: none.
+    // One line under the parameter count, e.g. "0.12+0.30 ms · 1.21 MB"; empty: none.
     void setProfileText(const QString& text);
     QString profileText() const { return profile_; }
     QGraphicsItem* badge() const { return badge_; }

@@ -12,6 +12,15 @@ double ms(std::int64_t ns) { return double(ns) / 1e6; }
 
 QString msText(double v) { return QString::number(v, 'f', v < 10 ? 3 : 1) + QStringLiteral(" ms"); }
 
+// Three significant digits ("652 kB", "2.21 MB"): the card has room for about 24 characters.
+QString shortBytes(qint64 bytes) {
+    static const char* const units[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = double(bytes);
+    int u = 0;
+    for (; v >= 999.5 && u < 4; ++u) v /= 1000;
+    return QString::number(v, 'f', u == 0 || v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2) + ' ' + units[u];
+}
+
 }  // namespace
 
 std::vector<LayerProfileRow> profileRows(const PlanProfile& profile, const Graph& graph) {
@@ -38,10 +47,10 @@ std::vector<LayerProfileRow> profileRows(const PlanProfile& profile, const Graph
 }
 
 QString profileCardText(const LayerProfileRow& row) {
-    return QObject::tr("%1 + %2 ms · %3")
+    return QObject::tr("%1+%2 ms · %3")
         .arg(row.forward_ms, 0, 'f', 2)
         .arg(row.backward_ms, 0, 'f', 2)
-        .arg(formatBytes(row.bytes));
+        .arg(shortBytes(row.bytes));
 }
 
 QVariant LayerProfileModel::data(const QModelIndex& index, int role) const {

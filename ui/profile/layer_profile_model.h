@@ -21,7 +21,7 @@ struct LayerProfileRow {
 
 // Rows for the steps that ran a kernel; names and types from `graph` (the node id when absent).
 std::vector<LayerProfileRow> profileRows(const PlanProfile& profile, const Graph& graph);
-// The card line: "0.12 + 0.30 ms · 1.2 MB" (forward + backward per step, memory).
+// The card line: "0.12+0.30 ms · 1.21 MB" (forward + backward per step, memory).
 QString profileCardText(const LayerProfileRow& row);
 
 class LayerProfileModel : public RowTableModel<LayerProfileRow> {
