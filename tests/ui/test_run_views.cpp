@@ -96,7 +96,24 @@ private Q_SLOTS:
         auto* profile = w.findChild<LayerProfileView*>();
         QVERIFY(profile);
         QCOMPARE(profile->model()->rowCount(), 0);
-        QVERIFY(train(w).size() > 0);
+        const QList<TrainEvent> events = train(w);
+        QVERIFY(events.size() > 0);
+        // During the run: step events carry the profile so far (the first log point: one step).
+        const TrainEvent* firstStep = nullptr;
+        for (const TrainEvent& e : events)
+            if (e.kind == EventKind::Step && !e.profile.empty()) {
+                firstStep = &e;
+                break;
+            }
+        QVERIFY(firstStep);
+        QCOMPARE(firstStep->step, 1);
+        bool seen = false;
+        for (const LayerProfile& l : firstStep->profile)
+            if (l.node == "hidden") {
+                QCOMPARE(l.forwards, 1);
+                seen = true;
+            }
+        QVERIFY(seen);
 
         // The profile: the layers that run kernels, with times per step from 2 x 15 steps.
         LayerProfileModel* m = profile->model();
