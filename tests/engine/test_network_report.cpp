@@ -46,6 +46,7 @@ private slots:
         QCOMPARE(hidden.training_bytes, std::int64_t(2 * 50 * 100 * 4 + 2 * 78500 * 4));
         QCOMPARE(layer(r, "flatten_1").activation_bytes, std::int64_t(0));  // a view of its input
         QCOMPARE(layer(r, "input_0").activation_bytes, std::int64_t(50 * 784 * 4));
+        QCOMPARE(layer(r, "input_0").training_bytes, std::int64_t(50 * 784 * 4));  // no gradient of the input
         QCOMPARE(r.total_params, std::int64_t(78500 + 1010));
         QCOMPARE(r.trainable_params, r.total_params);
     }
@@ -72,7 +73,7 @@ private slots:
         auto dense = b.add("Dense", {{"units", std::int64_t(10)}, {"activation", std::string("softmax")}}, {flat});
         const lf::NetworkReport r = lf::analyze_network(b.graph, options(64));
         QVERIFY(r.errors.empty());
-        QVERIFY(has(r.warnings, dense, "Flatten of 3211264 features"));
+        QVERIFY(has(r.warnings, dense, "Flatten of 3,211,264 features"));
         // 64 x 224 x 224 x 64 floats: 822 MB
         QCOMPARE(layer(r, conv).activation_bytes, std::int64_t(64) * 224 * 224 * 64 * 4);
         QVERIFY(has(r.warnings, conv, "822.1 MB for a batch of 64"));
@@ -125,7 +126,7 @@ private slots:
         QCOMPARE(r.layers.size(), std::size_t(2002));
         QCOMPARE(layer(r, conv).activation_bytes, std::numeric_limits<std::int64_t>::max());  // saturated
         QVERIFY(r.training_bytes > 0);
-        QVERIFY(has(r.warnings, conv, "TB for a batch of 1048576"));
+        QVERIFY(has(r.warnings, conv, "TB for a batch of 1,048,576"));
     }
 };
 

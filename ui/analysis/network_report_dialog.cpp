@@ -7,6 +7,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -16,6 +17,29 @@
 #include "document/project_document.h"
 
 namespace lf::ui {
+
+namespace {
+
+// QTreeView asks a delegate for a row's height without the column's width, so wrapped text
+// would be cut to one line: this one measures the text at the width the column has.
+class WrappingDelegate : public QStyledItemDelegate {
+public:
+    explicit WrappingDelegate(QTreeView* view) : QStyledItemDelegate(view), view_(view) {}
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QStyleOptionViewItem o = option;
+        initStyleOption(&o, index);
+        const QSize base = QStyledItemDelegate::sizeHint(option, index);
+        const int width = view_->header()->sectionSize(index.column()) - 8;
+        if (width <= 0) return base;
+        const QRect text = o.fontMetrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt::TextWordWrap, o.text);
+        return QSize(base.width(), std::max(base.height(), text.height() + 6));
+    }
+
+private:
+    QTreeView* view_;
+};
+
+}  // namespace
 
 ReportOptions reportOptions(const Project& p) {
     ReportOptions o;
@@ -34,7 +58,11 @@ NetworkReportDialog::NetworkReportDialog(ProjectDocument* doc, QWidget* parent)
     summary_->setWordWrap(true);
     problems_->setHeaderLabels({tr("Severity"), tr("Layer"), tr("Problem")});
     problems_->setRootIsDecorated(false);
-    problems_->setWordWrap(true);
+    problems_->setWordWrap(true);  // a warning says what to change: show all of it
+    problems_->setTextElideMode(Qt::ElideNone);
+    problems_->setItemDelegateForColumn(2, new WrappingDelegate(problems_));
+    // Row heights follow the wrapped text only when laid out again at the column's new width.
+    connect(problems_->header(), &QHeaderView::sectionResized, problems_, [this] { problems_->doItemsLayout(); });
     problems_->header()->setSectionResizeMode(2, QHeaderView::Stretch);
     sorted_->setSourceModel(costs_);
     sorted_->setSortRole(LayerCostModel::SortRole);

@@ -44,7 +44,9 @@ LayerCost cost_of(const Node& node, const NodeInfo& info, std::int64_t batch) {
     const bool view = info.spec && info.spec->view;
     c.activation_bytes = view ? 0 : saturating_mul(saturating_mul(elements(c.output), batch), kFloatBytes);
     c.weight_bytes = saturating_mul(c.params, kFloatBytes);
-    c.training_bytes = saturating_add(saturating_mul(c.activation_bytes, 2),
+    // Nothing upstream of an Input needs d(loss)/d(input): it has no gradient buffer.
+    const std::int64_t output_and_grad = saturating_mul(c.activation_bytes, node.type == "Input" ? 1 : 2);
+    c.training_bytes = saturating_add(output_and_grad,
                                       saturating_add(c.weight_bytes, saturating_mul(c.trainable_params, kFloatBytes)));
     return c;
 }

@@ -11,10 +11,20 @@ namespace {
 
 std::string bytes_text(std::int64_t bytes) {
     char buf[32];
-    if (bytes >= std::int64_t(1) << 40) std::snprintf(buf, sizeof buf, "%.1f TB", double(bytes) / 1e12);
+    if (bytes >= 1'000'000'000'000) std::snprintf(buf, sizeof buf, "%.1f TB", double(bytes) / 1e12);
     else if (bytes >= 1'000'000'000) std::snprintf(buf, sizeof buf, "%.1f GB", double(bytes) / 1e9);
     else std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / 1e6);
     return buf;
+}
+
+// 3211264 -> "3,211,264": the counts in these messages run to millions.
+std::string grouped(std::int64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 const std::string& text_param(const NodeInfo& n, const char* name) {
@@ -79,7 +89,7 @@ struct Context {
 void huge_activation(Context& c, const LayerCost& l) {
     if (l.activation_bytes < c.o.huge_activation_bytes) return;
     c.warn(l.node, "", "its output " + l.output.str() + " takes " + bytes_text(l.activation_bytes) + " for a batch of " +
-                           std::to_string(c.o.batch) + " (twice that while training): downsample earlier "
+                           grouped(c.o.batch) + " (twice that while training): downsample earlier "
                            "(strides, pooling) or lower the batch size");
 }
 
@@ -90,8 +100,8 @@ void dense_after_flatten(Context& c, const Node& n, const LayerCost& l) {
     if (!flat || !flat->shaped || flat->layer.output.rank() != 1) return;
     const Dim features = flat->layer.output[0];
     if (features < c.o.large_flatten_features) return;
-    c.warn(n.id, "", "a Dense after a Flatten of " + std::to_string(features) + " features: its kernel alone has " +
-                         std::to_string(l.params) + " parameters; pool further first (MaxPool2D, or "
+    c.warn(n.id, "", "a Dense after a Flatten of " + grouped(features) + " features: its kernel alone has " +
+                         grouped(l.params) + " parameters; pool further first (MaxPool2D, or "
                          "GlobalAveragePooling2D instead of the Flatten)");
 }
 

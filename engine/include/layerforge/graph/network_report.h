@@ -30,7 +30,8 @@ struct LayerCost {
     std::int64_t flops = 0;            // forward, per sample
     std::int64_t activation_bytes = 0; // the output for one batch; 0 for a view of its input
     std::int64_t weight_bytes = 0;
-    // Training: the output and its gradient, the weights, their gradients. Saturates, never wraps.
+    // Training: the output and its gradient (an Input has none), the weights, their gradients.
+    // Saturates, never wraps.
     std::int64_t training_bytes = 0;
 };
 
