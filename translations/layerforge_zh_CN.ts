@@ -267,6 +267,14 @@ The example stays bound to Fashion-MNIST read into memory.</source>
         <source>The last Dense layer &apos;%1&apos; has %2 units, but the dataset has %3 classes: set its units to %3.</source>
         <translation>最后一个全连接层“%1”有 %2 个单元，但数据集有 %3 个类别：请将其单元数设为 %3。</translation>
     </message>
+    <message>
+        <source>Input %1 · %2 layers · %3 parameters · %4 outputs</source>
+        <translation>输入 %1 · %2 层 · %3 个参数 · %4 个输出</translation>
+    </message>
+    <message>
+        <source>%1+%2 ms · %3</source>
+        <translation>%1+%2 毫秒 · %3</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::BindingSettings</name>
@@ -805,6 +813,14 @@ Problems: %4</source>
         <source>True class</source>
         <translation>真实类别</translation>
     </message>
+    <message>
+        <source>Misclassified</source>
+        <translation>分类错误</translation>
+    </message>
+    <message>
+        <source>All samples</source>
+        <translation>全部样本</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::ExampleDataset</name>
@@ -961,6 +977,83 @@ Overwrite them?</source>
     <message>
         <source>Not renamed: %1</source>
         <translation>未重命名：%1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::LayerCostModel</name>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>FLOPs / sample</source>
+        <translation>每样本 FLOPs</translation>
+    </message>
+    <message>
+        <source>Output memory</source>
+        <translation>输出内存</translation>
+    </message>
+    <message>
+        <source>Weight memory</source>
+        <translation>权重内存</translation>
+    </message>
+    <message>
+        <source>Training memory</source>
+        <translation>训练内存</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::LayerProfileModel</name>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Forward / step</source>
+        <translation>前向 / 步</translation>
+    </message>
+    <message>
+        <source>Backward / step</source>
+        <translation>反向 / 步</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::LayerProfileView</name>
+    <message>
+        <source>Per-layer time of the training plan after %1 steps: %2 ms per step in the layers&apos; kernels (the loss, the optimizer and data loading are not included).</source>
+        <translation>训练计划在 %1 步后的逐层时间：各层内核每步共 %2 毫秒（不含损失、优化器和数据加载）。</translation>
+    </message>
+    <message>
+        <source>Train the model to see each layer&apos;s forward and backward time and memory here and on its card.</source>
+        <translation>训练模型后，这里和各层卡片上会显示每层的前向、反向时间和内存。</translation>
     </message>
 </context>
 <context>
@@ -1305,6 +1398,46 @@ Overwrite them?</source>
         <source>Save the copy of %1 where its runs can go</source>
         <translation>请将 %1 的副本保存到可存放其训练记录的位置</translation>
     </message>
+    <message>
+        <source>Start &amp;Page…</source>
+        <translation>起始页(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Analyze</source>
+        <translation>分析(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Analyze &amp;Network…</source>
+        <translation>分析网络(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Errors, warnings and every layer&apos;s memory and FLOPs</source>
+        <translation>错误、警告以及每层的内存和 FLOPs</translation>
+    </message>
+    <message>
+        <source>Layer &amp;Profile</source>
+        <translation>逐层性能(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Open an image folder</source>
+        <translation>打开图像文件夹</translation>
+    </message>
+    <message>
+        <source>Bound the image folder %1</source>
+        <translation>已绑定图像文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open the example</source>
+        <translation>无法打开示例</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>性能分析</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::MemoryBar</name>
@@ -1330,6 +1463,49 @@ Overwrite them?</source>
     <message>
         <source> (smoothed %1)</source>
         <translation>（平滑值 %1）</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::NetworkReportDialog</name>
+    <message>
+        <source>Analyze Network</source>
+        <translation>分析网络</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>(graph)</source>
+        <translation>（整个图）</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>No problems found.</source>
+        <translation>未发现问题。</translation>
+    </message>
+    <message>
+        <source>%1 errors, %2 warnings · %3 layers · %4 parameters (%5 trainable) · %6 FLOPs per sample · batch %7: outputs %8, weights %9, about %10 to train (outputs, weights and their gradients)</source>
+        <translation>%1 个错误，%2 个警告 · %3 层 · %4 个参数（%5 个可训练）· 每样本 %6 FLOPs · 批大小 %7：输出 %8，权重 %9，训练约需 %10（输出、权重及其梯度）</translation>
     </message>
 </context>
 <context>
@@ -1458,6 +1634,104 @@ Overwrite them?</source>
         <source>Device</source>
         <translation>设备</translation>
     </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source> images</source>
+        <translation> 张图像</translation>
+    </message>
+    <message>
+        <source>Train on only the first N training images, to try a design in seconds (as layerforge-cli train --limit-train N)</source>
+        <translation>只用前 N 张训练图像训练，几秒内试一个设计（同 layerforge-cli train --limit-train N）</translation>
+    </message>
+    <message>
+        <source>Quick run: use</source>
+        <translation>快速运行：使用</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::SampleResultsModel</name>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>True class</source>
+        <translation>真实类别</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>Correct</source>
+        <translation>正确</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::SampleResultsView</name>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>All classes</source>
+        <translation>全部类别</translation>
+    </message>
+    <message>
+        <source>Correct and incorrect</source>
+        <translation>正确和错误</translation>
+    </message>
+    <message>
+        <source>Correct only</source>
+        <translation>仅正确</translation>
+    </message>
+    <message>
+        <source>Incorrect only</source>
+        <translation>仅错误</translation>
+    </message>
+    <message>
+        <source>Save the rows shown as CSV: sample, label, predicted, confidence, correct</source>
+        <translation>将显示的行保存为 CSV：样本、标签、预测、置信度、是否正确</translation>
+    </message>
+    <message>
+        <source>True class</source>
+        <translation>真实类别</translation>
+    </message>
+    <message>
+        <source>Export samples</source>
+        <translation>导出样本</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 samples shown</source>
+        <translation>显示 %1 / %2 个样本</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::SettingsDiffView</name>
@@ -1502,6 +1776,57 @@ Overwrite them?</source>
         <translation>
             <numerusform>运行 %1 与运行 %2 之间有 %n 项设置不同。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::StartPage</name>
+    <message>
+        <source>Show at start</source>
+        <translation>启动时显示</translation>
+    </message>
+    <message>
+        <source>Start — Layerforge</source>
+        <translation>起始页 — Layerforge</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Blank project</source>
+        <translation>空白项目</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Example: CNN on Fashion-MNIST</source>
+        <translation>示例：Fashion-MNIST 上的 CNN</translation>
+    </message>
+    <message>
+        <source>Import a model…</source>
+        <translation>导入模型…</translation>
+    </message>
+    <message>
+        <source>Open an image folder…</source>
+        <translation>打开图像文件夹…</translation>
+    </message>
+    <message>
+        <source>Recent projects</source>
+        <translation>最近的项目</translation>
+    </message>
+    <message>
+        <source>Templates</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>No recent projects</source>
+        <translation>没有最近的项目</translation>
     </message>
 </context>
 <context>
@@ -1858,10 +2183,6 @@ Estimated training memory at batch %5: %6</source>
     <message>
         <source>A project file (*.lfproj) to open.</source>
         <translation>要打开的项目文件 (*.lfproj)。</translation>
-    </message>
-    <message>
-        <source>Cannot open the example</source>
-        <translation>无法打开示例</translation>
     </message>
 </context>
 </TS>

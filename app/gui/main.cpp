@@ -1,18 +1,15 @@
 // layerforge: the studio. A thin main: the window lives in ui/mainwindow/.
-//   layerforge [PROJECT.lfproj]   open a project (or offer to recover an autosave)
+//   layerforge [PROJECT.lfproj]   open a project (or offer to recover an autosave, or show the start page)
 //   layerforge --example          the tutorial's CNN with Fashion-MNIST bound as an image folder
 //                                 (imported to the per-user data folder on first use)
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QMessageBox>
 #include <QStyleFactory>
 
-#include "canvas/canvas_view.h"
-#include "dataset/example_dataset.h"
-#include "dataset/example_project.h"
 #include "i18n/language.h"
 #include "i18n/translations.h"
 #include "mainwindow/main_window.h"
+#include "start/start_page.h"
 #include "openmp_policy.h"
 #include "plugin_host.h"
 
@@ -36,15 +33,13 @@ int main(int argc, char** argv) {
     lf::ui::MainWindow window;
     window.show();
     if (cli.isSet("example")) {
-        auto* data = new lf::ui::ExampleDataset(lf::ui::defaultExampleDatasetDir(), &window);
-        QString error;
-        const QString path = lf::ui::MainWindow::templateDirectory() + "/fashion_cnn.lfproj";
-        if (lf::ui::openExampleProject(window.document(), path, data, &window, &error)) window.view()->fitToView();
-        else QMessageBox::warning(&window, QApplication::translate("main", "Cannot open the example"), error);
+        window.openExample();
     } else if (!cli.positionalArguments().isEmpty()) {
         window.openFile(cli.positionalArguments().first());
-    } else {
+    } else if (window.hasRecovery()) {
         window.offerRecovery();
+    } else if (lf::ui::StartPage::showAtStart()) {
+        window.showStartPage();  // no project asked for: recent projects, templates, ways in
     }
     return app.exec();
 }

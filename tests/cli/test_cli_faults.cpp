@@ -18,19 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-// Runs `script` with sh in a private user and mount namespace; `vars` become its environment
-// (with LF_CLI). Mounts made there vanish with it.
-CliRun isolated(const QString& script, const QMap<QString, QString>& vars = {}) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (auto it = vars.begin(); it != vars.end(); ++it) env.insert(it.key(), it.value());
-    p.setProcessEnvironment(env);
-    p.start("unshare", {"-rm", "sh", "-c", script});
-    if (!p.waitForFinished(120000)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
 // On a tmpfs of `size` at VOL (a private namespace): copies the project there, trains it once
 // (a finished run, its weights copied to OUT/weights-before), runs the `fault` commands, then
 // lists the checkpoints there (OUT/list.txt, OUT/list.rc) and copies the weights file out.

@@ -33,18 +33,6 @@ CliRun cliLimited(const QStringList& args, int limit_mb) {
             p.readAllStandardError()};
 }
 
-// Runs `script` in a private user and mount namespace (tmpfs volumes without root).
-CliRun isolated(const QString& script, const QMap<QString, QString>& vars) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (auto it = vars.begin(); it != vars.end(); ++it) env.insert(it.key(), it.value());
-    p.setProcessEnvironment(env);
-    p.start("unshare", {"-rm", "sh", "-c", script});
-    if (!p.waitForFinished(120000)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
 bool sanitized() {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     return true;

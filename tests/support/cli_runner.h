@@ -27,3 +27,16 @@ inline CliRun cli(const QStringList& args, int timeout_ms = 120000) {
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
 }
+
+// Runs `script` with sh in a private user and mount namespace; `vars` become its environment
+// (with LF_CLI). Mounts made there vanish with it.
+inline CliRun isolated(const QString& script, const QMap<QString, QString>& vars = {}) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (auto it = vars.begin(); it != vars.end(); ++it) env.insert(it.key(), it.value());
+    p.setProcessEnvironment(env);
+    p.start("unshare", {"-rm", "sh", "-c", script});
+    if (!p.waitForFinished(120000)) p.kill();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}

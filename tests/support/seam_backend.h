@@ -33,6 +33,7 @@ public:
     void seek_rng(std::uint64_t steps) override { cpu_.seek_rng(steps); }
     std::vector<std::pair<std::string, std::string>> kernels() const override { return cpu_.kernels(); }
     MemoryBreakdown memory() const override { return cpu_.memory(); }
+    const PlanProfile& profile() const override { return cpu_.profile(); }
 
 private:
     CpuPlan cpu_;

@@ -76,7 +76,18 @@ void NodeItem::setContent(const Node& node, const NodeInfo* info, const QString&
     update();
 }
 
-double NodeItem::height() const { return std::max(64.0, kHeader + kPortSpacing * inputs_ + 8); }
+void NodeItem::setProfileText(const QString& text) {
+    if (text == profile_) return;
+    const bool resized = text.isEmpty() != profile_.isEmpty();
+    if (resized) prepareGeometryChange();
+    profile_ = text;
+    update();
+    if (auto* canvas = qobject_cast<CanvasScene*>(scene()); canvas && resized) canvas->nodeItemMoved(this);  // the output port moved
+}
+
+double NodeItem::height() const {
+    return std::max(profile_.isEmpty() ? 64.0 : 82.0, kHeader + kPortSpacing * inputs_ + 8);
+}
 
 QRectF NodeItem::boundingRect() const {
     return QRectF(-kPortRadius - 1, -10, kWidth + 2 * kPortRadius + 12, height() + 12);
@@ -167,6 +178,9 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
                 p->fontMetrics().elidedText(type_, Qt::ElideRight, int(kWidth - 28)));
     p->setPen(pal.color(QPalette::PlaceholderText));
     p->drawText(QRectF(14, kHeader + 22, kWidth - 28, 18), Qt::AlignLeft | Qt::AlignVCenter, detail_);
+    if (!profile_.isEmpty())
+        p->drawText(QRectF(14, kHeader + 40, kWidth - 28, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                    p->fontMetrics().elidedText(profile_, Qt::ElideRight, int(kWidth - 28)));
     p->setPen(QPen(accent.darker(130), 1.2));
     p->setBrush(theme::nodeBody(pal));
     for (int i = 0; i < inputs_; ++i) p->drawEllipse(localInputPort(i), kPortRadius, kPortRadius);

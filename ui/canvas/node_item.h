@@ -1,9 +1,10 @@
 #pragma once
 // One layer on the canvas: a card with a category-coloured header, typed input ports on the
 // left, one output port on the right, the type with its key parameters ("Conv2D filters=32
-// kernel_size=[3, 3]"), the parameter count, and an error badge whose tooltip says what is
-// wrong. Zoomed out so far that its text would be under ~9 px on screen, it is drawn as an
-// overview card: one coloured block with the name in a font scaled to stay readable.
+// kernel_size=[3, 3]"), the parameter count, the last run's profile (time and memory) when
+// there is one, and an error badge whose tooltip says what is wrong. Zoomed out so far that
+// its text would be under ~9 px on screen, it is drawn as an overview card: one coloured block
+// with the name in a font scaled to stay readable.
 #include <optional>
 #include <string>
 
@@ -33,6 +34,9 @@ public:
     void setContent(const Node& node, const NodeInfo* info, const QString& category, int inputPorts,
                     const QString& error);
     QString errorText() const { return error_; }
+    // One line under the parameter count, e.g. "0.12+0.30 ms · 1.21 MB"; empty: none.
+    void setProfileText(const QString& text);
+    QString profileText() const { return profile_; }
     QGraphicsItem* badge() const { return badge_; }
 
     QPointF inputPortPos(int port) const;  // scene coordinates
@@ -62,7 +66,7 @@ private:
     void paintOverview(QPainter* p, double zoom, bool selected, const QPalette& pal) const;
     QPointF localInputPort(int port) const;
     std::string id_;
-    QString title_, type_, detail_, category_, error_;
+    QString title_, type_, detail_, category_, error_, profile_;
     int inputs_ = 1;
     QGraphicsItem* badge_ = nullptr;
 };

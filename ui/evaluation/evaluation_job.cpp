@@ -66,6 +66,7 @@ EvaluationResult evaluateSplit(std::shared_ptr<Model> model, const Project& proj
         r.classNames = toQt(class_names_for(data->class_names, width));
         r.matrix = ConfusionMatrix(r.classNames.size());
         progress.total = source->size();
+        r.samples.reserve(std::size_t(source->size()));
         Inference inference(*model, project.training);
         TensorDataset batch;
         batch.sample_shape = source->sample_shape();
@@ -82,9 +83,11 @@ EvaluationResult evaluateSplit(std::shared_ptr<Model> model, const Project& proj
             for (std::int64_t i = 0; i < b.count; ++i, ++index) {
                 const float* o = out.data() + i * width;
                 const int predicted = predicted_class(o, width);
+                std::vector<float> probabilities = class_probabilities(o, width);
+                const float confidence = probabilities[std::size_t(predicted)];
+                r.samples.push_back({index, b.labels[i], predicted, confidence});
                 if (predicted == b.labels[i] || r.mistakes.size() >= std::size_t(kMaxMistakesKept)) continue;
-                Misclassified m{index, b.labels[i], predicted, 0, class_probabilities(o, width), {}};
-                m.confidence = m.probabilities[std::size_t(predicted)];
+                Misclassified m{index, b.labels[i], predicted, confidence, std::move(probabilities), {}};
                 if (input.rank() == 3)
                     m.image = sampleImage(b.images + i * elements, int(input[0]), int(input[1]), int(input[2]));
                 r.mistakes.push_back(std::move(m));

@@ -1,7 +1,8 @@
 #pragma once
 // The evaluation view's work, run on a worker thread: the project's test split (or its
 // validation data) through the current weights, batch by batch, into a confusion matrix,
-// per-class scores and the misclassified samples with their probabilities and thumbnails;
+// per-class scores, every sample's prediction, and the misclassified samples with their
+// probabilities and thumbnails;
 // and one image file through the engine's predict_image_files for the drop-to-classify view.
 #include <QImage>
 #include <QString>
@@ -24,6 +25,13 @@ struct Misclassified {
     QImage image;                      // the sample as the model saw it, contrast-stretched
 };
 
+// One sample of the split as the model classified it (every sample, not only the mistakes).
+struct SampleResult {
+    qint64 index = 0;  // position in the split
+    int label = 0, predicted = 0;
+    float confidence = 0;  // probability of the predicted class
+};
+
 struct EvaluationResult {
     QString error;  // empty on success
     QString split;  // "test" or "validation"
@@ -31,6 +39,7 @@ struct EvaluationResult {
     ConfusionMatrix matrix;
     std::vector<ClassScores> scores;
     std::vector<Misclassified> mistakes;  // in split order
+    std::vector<SampleResult> samples;    // every sample, in split order
     std::vector<float> mean, std;          // the binding's standardisation, for dropped images
 };
 

@@ -14,6 +14,7 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QTreeWidget>
@@ -24,6 +25,7 @@
 #include "document/project_document.h"
 #include "evaluation/confusion_model.h"
 #include "evaluation/rotated_label.h"
+#include "evaluation/sample_results_view.h"
 #include "session/background_task.h"
 #include "session/studio_session.h"
 
@@ -44,6 +46,7 @@ EvaluationView::EvaluationView(StudioSession* session, QWidget* parent)
       preview_(new QLabel),
       caption_(new QLabel(tr("Click a misclassified sample, or drop an image file on the window."))),
       probabilities_(new QTreeWidget),
+      samples_(new SampleResultsView),
       poll_(new QTimer(this)) {
     progress_->setVisible(false);
     summary_->setWordWrap(true);
@@ -53,7 +56,11 @@ EvaluationView::EvaluationView(StudioSession* session, QWidget* parent)
     top->addWidget(summary_, 1);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(createResultsPane());
-    split->addWidget(createDetailsPane());
+    auto* details = new QTabWidget;
+    details->setObjectName("evaluationDetails");
+    details->addTab(createDetailsPane(), tr("Misclassified"));
+    details->addTab(samples_, tr("All samples"));
+    split->addWidget(details);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
@@ -246,6 +253,7 @@ void EvaluationView::showResult(EvaluationResult r) {
         mistakes_->appendRow(item);
     }
     sortMistakes(order_->currentIndex() == 0 ? Qt::DescendingOrder : Qt::AscendingOrder);
+    samples_->setResult(result_);
     Q_EMIT evaluated();
 }
 

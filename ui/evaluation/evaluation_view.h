@@ -1,8 +1,8 @@
 #pragma once
 // The Evaluate workspace: runs the project's test split (or its validation data) through the
 // session's current weights on a worker thread and shows the accuracy, a confusion-matrix heat
-// map, per-class precision / recall / F1 and a grid of misclassified samples sortable by
-// confidence (click one for its class probabilities). An image file dropped on the studio
+// map, per-class precision / recall / F1, a grid of misclassified samples sortable by
+// confidence (click one for its class probabilities) and, beside it, every sample's result. An image file dropped on the studio
 // window is predicted with the same decode and preprocessing as training.
 #include <QFuture>
 #include <QWidget>
@@ -24,6 +24,7 @@ class QTreeWidget;
 namespace lf::ui {
 
 class ConfusionModel;
+class SampleResultsView;
 class StudioSession;
 
 class EvaluationView : public QWidget {
@@ -47,6 +48,7 @@ public:
     QLabel* preview() const { return preview_; }
     QLabel* summary() const { return summary_; }
     QTableView* matrixView() const { return matrixView_; }
+    SampleResultsView* samples() const { return samples_; }
 
 public Q_SLOTS:
     void evaluate();                          // emits evaluated() or failed()
@@ -90,6 +92,7 @@ private:
     QLabel* preview_;
     QLabel* caption_;
     QTreeWidget* probabilities_;
+    SampleResultsView* samples_;
     QTimer* poll_;
     EvaluationResult result_;
     QFuture<EvaluationResult> running_;  // its result is taken when done: wait only while evaluating_

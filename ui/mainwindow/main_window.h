@@ -3,7 +3,8 @@
 // inspector and model summary docks; then the dataset, training, checkpoint and evaluation
 // workspaces added in main_window_workspaces.cpp), totals in the status bar. File handling
 // lives in main_window_files.cpp, menus and shortcuts in main_window_actions.cpp, the saved
-// geometry and dock layout in main_window_layout.cpp.
+// geometry and dock layout in main_window_layout.cpp, the start page and Analyze Network in
+// main_window_views.cpp.
 #include <QByteArray>
 #include <QMainWindow>
 
@@ -18,10 +19,12 @@ namespace lf::ui {
 class CanvasScene;
 class CanvasView;
 class Inspector;
+class NetworkReportDialog;
 class PalettePanel;
 class ProjectDocument;
 class Recovery;
 class StudioSession;
+class StartPage;
 class SummaryPanel;
 class TrainingMemoryEstimate;
 class TrainingPanel;
@@ -48,6 +51,14 @@ public:
     bool saveTo(const QString& path);
     bool importKeras(const QString& path);
     void offerRecovery();  // after a crash: asks whether to restore the autosaved project
+    bool hasRecovery() const;
+
+    // main_window_views.cpp
+    StartPage* showStartPage();                 // window-modal, returns at once
+    NetworkReportDialog* showNetworkReport();   // one per window, kept up to date while open
+    void openImageFolder(const QString& dir);   // bound to the project (a new image template when empty)
+    void openExample();                         // the built-in example, as `layerforge --example`
+    static QStringList recentFiles();
 
     static QString templateDirectory();
 
@@ -69,6 +80,7 @@ private:
     void createEditMenu();
     void createViewMenu();
     void createHelpMenu();
+    void createAnalyzeMenu();  // main_window_views.cpp
     void createStatusBar();
     void updateTitle();
     void updateStatus();

@@ -39,6 +39,7 @@ void MainWindow::createActions() {
     createFileMenu();
     createEditMenu();
     createViewMenu();
+    createAnalyzeMenu();
     createHelpMenu();
 }
 
@@ -47,6 +48,7 @@ void MainWindow::createFileMenu() {
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName("mainToolBar");
     bar->addAction(add(m, tr("&New"), QKeySequence::New, this, [this] { newProject(); }, QStyle::SP_FileIcon));
+    add(m, tr("Start &Page…"), QKeySequence(), this, [this] { showStartPage(); });
     QMenu* templates = m->addMenu(tr("New from &Template"));
     for (const QFileInfo& f : QDir(templateDirectory()).entryInfoList({"*.lfproj"}, QDir::Files, QDir::Name)) {
         QString path = f.absoluteFilePath();

@@ -164,9 +164,11 @@ void MainWindow::importDialog() {
     if (!path.isEmpty()) importKeras(path);
 }
 
+QStringList MainWindow::recentFiles() { return QSettings().value(kRecentKey).toStringList(); }
+
 void MainWindow::addRecent(const QString& path) {
     QSettings settings;
-    QStringList files = settings.value(kRecentKey).toStringList();
+    QStringList files = recentFiles();
     QString absolute = QFileInfo(path).absoluteFilePath();
     files.removeAll(absolute);
     files.prepend(absolute);
@@ -177,13 +179,15 @@ void MainWindow::addRecent(const QString& path) {
 
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
-    const QStringList files = QSettings().value(kRecentKey).toStringList();
+    const QStringList files = recentFiles();
     for (const QString& f : files)
         recentMenu_->addAction(QFileInfo(f).fileName(), this, [this, f] {
             if (maybeSave()) openFile(f);
         })->setToolTip(f);
     recentMenu_->setEnabled(!files.isEmpty());
 }
+
+bool MainWindow::hasRecovery() const { return recovery_->exists(); }
 
 void MainWindow::offerRecovery() {
     if (!recovery_->exists()) return;

@@ -10,6 +10,7 @@
 #include "evaluation/evaluation_view.h"
 #include "export/export_dialog.h"
 #include "mainwindow/main_window.h"
+#include "profile/layer_profile_view.h"
 #include "session/studio_session.h"
 #include "training/message_views.h"
 #include "training/training_controller.h"
@@ -39,6 +40,10 @@ void MainWindow::createWorkspaces() {
     auto* evaluation = new EvaluationView(session_);
     evaluation->acceptImageDropsOn(this);  // an image file dropped on the window is predicted
     addWorkspace(evaluation, tr("Evaluate"));
+
+    auto* profile = new LayerProfileView(doc_, scene_);
+    profile->follow(train->controller());
+    addWorkspace(profile, tr("Profile"));
 }
 
 // The live charts on the Train page: a run (new or resumed) continues its stored curves, then

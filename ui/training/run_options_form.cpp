@@ -13,12 +13,17 @@ namespace lf::ui {
 
 RunOptionsForm::RunOptionsForm(QWidget* parent)
     : QWidget(parent), everySteps_(new QSpinBox), everyEpochs_(new QSpinBox), keep_(new QSpinBox),
-      bestMetric_(new QComboBox), bestMode_(new QComboBox), device_(new QComboBox), gpuNote_(new QLabel) {
+      limitTrain_(new QSpinBox), bestMetric_(new QComboBox), bestMode_(new QComboBox), device_(new QComboBox), gpuNote_(new QLabel) {
     everySteps_->setRange(0, 10000000);
     everySteps_->setSpecialValueText(tr("off"));
     everyEpochs_->setRange(0, 100000);
     everyEpochs_->setSpecialValueText(tr("off"));
     keep_->setRange(1, 1000);
+    limitTrain_->setRange(0, 100000000);
+    limitTrain_->setSpecialValueText(tr("all"));
+    limitTrain_->setSuffix(tr(" images"));
+    limitTrain_->setToolTip(tr("Train on only the first N training images, to try a design in seconds "
+                               "(as layerforge-cli train --limit-train N)"));
     bestMetric_->setEditable(true);
     bestMetric_->addItems({QString(), "val_loss", "val_accuracy", "loss", "accuracy"});
     bestMetric_->lineEdit()->setPlaceholderText(tr("val_loss (or loss without validation)"));
@@ -41,11 +46,12 @@ RunOptionsForm::RunOptionsForm(QWidget* parent)
     form->addRow(tr("Keep newest"), keep_);
     form->addRow(tr("Keep best by"), bestMetric_);
     form->addRow(tr("Best is"), bestMode_);
+    form->addRow(tr("Quick run: use"), limitTrain_);
     form->addRow(tr("Device"), device_);
     form->addRow(QString(), gpuNote_);
     setOptions(TrainingOptions{});
 
-    for (QSpinBox* s : {everySteps_, everyEpochs_, keep_}) connect(s, &QSpinBox::valueChanged, this, &RunOptionsForm::changed);
+    for (QSpinBox* s : {everySteps_, everyEpochs_, keep_, limitTrain_}) connect(s, &QSpinBox::valueChanged, this, &RunOptionsForm::changed);
     for (QComboBox* c : {bestMode_, device_}) connect(c, &QComboBox::currentIndexChanged, this, &RunOptionsForm::changed);
     connect(bestMetric_, &QComboBox::currentTextChanged, this, &RunOptionsForm::changed);
 }
@@ -59,17 +65,20 @@ TrainingOptions RunOptionsForm::options(TrainingOptions o) const {
     o.bestMetric = bestMetric_->currentText().trimmed();
     o.bestMode = bestMode_->currentText();
     o.device = device_->currentData().toString();
+    o.limitTrain = limitTrain_->value();
     return o;
 }
 
 void RunOptionsForm::setOptions(const TrainingOptions& o) {
-    QSignalBlocker b1(everySteps_), b2(everyEpochs_), b3(keep_), b4(bestMetric_), b5(bestMode_), b6(device_);
+    QSignalBlocker b1(everySteps_), b2(everyEpochs_), b3(keep_), b4(bestMetric_), b5(bestMode_), b6(device_),
+        b7(limitTrain_);
     everySteps_->setValue(int(o.checkpointEverySteps));
     everyEpochs_->setValue(int(o.checkpointEveryEpochs));
     keep_->setValue(int(o.keep));
     bestMetric_->setCurrentText(o.bestMetric);
     bestMode_->setCurrentText(o.bestMode);
     device_->setCurrentIndex(std::max(0, device_->findData(o.device)));
+    limitTrain_->setValue(int(std::min<qint64>(o.limitTrain, limitTrain_->maximum())));
 }
 
 }  // namespace lf::ui

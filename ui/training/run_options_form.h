@@ -1,6 +1,6 @@
 #pragma once
 // The options of the next run that the project does not hold: checkpoint policy (every N steps
-// or epochs, keep N, keep the best by a metric) and the device, listed from the engine's
+// or epochs, keep N, keep the best by a metric), a quick run's limit on training images and the device, listed from the engine's
 // device API with the reason when no GPU is offered.
 #include <QWidget>
 
@@ -27,13 +27,14 @@ public:
     QComboBox* bestMetric() const { return bestMetric_; }
     QComboBox* bestMode() const { return bestMode_; }
     QComboBox* device() const { return device_; }
+    QSpinBox* limitTrain() const { return limitTrain_; }
     QString gpuNote() const;
 
 Q_SIGNALS:
     void changed();
 
 private:
-    QSpinBox *everySteps_, *everyEpochs_, *keep_;
+    QSpinBox *everySteps_, *everyEpochs_, *keep_, *limitTrain_;
     QComboBox *bestMetric_, *bestMode_, *device_;
     QLabel* gpuNote_;
 };

@@ -68,7 +68,9 @@ bool TrainingController::launch(const QString& resumeSpec) {
 
     auto* worker = new TrainingWorker(options_.eventIntervalMs, mailbox_);
     o.observers.push_back(worker);
-    run_ = std::make_shared<TrainingSession>(session_->document()->project(), std::move(o), worker);
+    Project project = session_->document()->project();
+    if (options_.limitTrain > 0) project.dataset.limit_train = options_.limitTrain;  // a quick run
+    run_ = std::make_shared<TrainingSession>(std::move(project), std::move(o), worker);
     worker->setSession(run_);
     worker->moveToThread(thread_);
     connect(worker, &TrainingWorker::runRecorded, this, [this](qint64 id) {

@@ -10,7 +10,8 @@
 
 namespace lf::ui {
 
-// Options of one run that the project file does not hold: checkpointing, device, event rate.
+// Options of one run that the project file does not hold: checkpointing, device, a quick run's
+// image limit, event rate.
 struct TrainingOptions {
     qint64 checkpointEverySteps = 0;   // 0: not by steps
     qint64 checkpointEveryEpochs = 1;  // 0: not by epochs; the end of a run always checkpoints
@@ -18,6 +19,7 @@ struct TrainingOptions {
     QString bestMetric;                // empty: val_loss, or loss without validation data
     QString bestMode = QStringLiteral("auto");  // min | max | auto
     QString device = QStringLiteral("cpu");
+    qint64 limitTrain = 0;        // a quick run: only the first N training images, as --limit-train (0: all)
     qint64 logEvery = 5;          // the trainer measures img/s and ETA over N steps ...
     int eventIntervalMs = 200;    // ... the progress gets one step event per interval; the charts every step
 };

@@ -73,11 +73,6 @@ void Model::init_weights(std::uint64_t seed) {
 
 namespace {
 
-std::string input_count_problem(const Analysis& a) {
-    if (a.inputs.size() == 1) return "";
-    return "training needs exactly one Input layer; the model has " + std::to_string(a.inputs.size());
-}
-
 std::string output_count_problem(const Analysis& a) {
     if (a.outputs.size() == 1) return "";
     std::string list;
@@ -87,6 +82,11 @@ std::string output_count_problem(const Analysis& a) {
 }
 
 }  // namespace
+
+std::string input_count_problem(const Analysis& a) {
+    if (a.inputs.size() == 1) return "";
+    return "training needs exactly one Input layer; the model has " + std::to_string(a.inputs.size());
+}
 
 std::string training_graph_problem(const Analysis& a) {
     if (!a.ok()) return a.error_report();

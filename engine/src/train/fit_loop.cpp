@@ -179,6 +179,7 @@ FitLoop::Flow FitLoop::end_epoch() {
     result_.epochs_run = epoch_ - first_epoch_ + 1;
     ev_.kind = EventKind::EpochEnd;
     ev_.metrics = epoch_metrics;
+    refresh_profile();
     ev_.elapsed_seconds = seconds_since(run_start_);
     t_.notify(ev_);
 
@@ -219,6 +220,7 @@ FitLoop::Flow FitLoop::finish(RunStatus status, const std::string& message, Even
     ev_.kind = kind;
     ev_.message = result_.message;
     ev_.elapsed_seconds = seconds_since(run_start_);
+    refresh_profile();
     t_.notify(ev_);
     return Flow::Ended;
 }
@@ -313,7 +315,11 @@ void FitLoop::report_window() {
     ev_.elapsed_seconds = seconds_since(run_start_);
     window_images_ = 0;
     window_start_ = Clock::now();
+    refresh_profile();
 }
+
+// Copy-assigned into the same steps each time: no allocation after the first.
+void FitLoop::refresh_profile() { ev_.profile = t_.plans_->get(bs_, true).plan->profile(); }
 
 // The last step of an epoch is reported by its EpochEnd event, except to every-step observers.
 void FitLoop::notify_step(bool log_point, bool last) {

@@ -50,6 +50,7 @@ private:
     std::string data_error(Read&& read);                       // the message when the data went away
     void refresh_running_metrics();
     void report_window();                                      // throughput and ETA at a log point
+    void refresh_profile();                                    // the training plan's, into ev_
     void notify_step(bool log_point, bool last);
 
     Trainer& t_;

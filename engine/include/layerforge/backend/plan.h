@@ -25,6 +25,18 @@ struct PlanOptions {
     bool fuse = true;          // ReLU folded into BatchNormalization or run in place where legal
 };
 
+// One step of a plan (a layer, or an Input or view that runs nothing) and what it cost since the
+// plan was built: wall time in its kernels, per pass, and the memory it holds.
+struct LayerProfile {
+    std::string node;
+    std::int64_t forward_ns = 0, backward_ns = 0;  // summed over every forward() and backward()
+    std::int64_t forwards = 0, backwards = 0;      // forwards that ran its kernel, backwards that reached it
+    // The buffers it introduces (its output, the gradient of its output, fan-out slots) and its
+    // kernel's workspace; the plan's shared scratchpad is not split among the steps.
+    std::size_t bytes = 0;
+};
+using PlanProfile = std::vector<LayerProfile>;  // the schedule's order
+
 // Which array set_output_grad() receives.
 enum class OutputGrad {
     Output,  // d(loss)/d(output)
@@ -71,6 +83,11 @@ public:
 
     // This plan's activations, gradients of activations and kernel workspaces, in bytes.
     virtual MemoryBreakdown memory() const = 0;
+
+    // Every step's accumulated times and memory. Always kept: the clock is read twice per kernel
+    // call into storage sized when the plan was built, so a pass allocates and locks nothing.
+    // Read it between passes, on the thread that runs them.
+    virtual const PlanProfile& profile() const = 0;
 
 protected:
     explicit Plan(PlanOptions options) : options_(std::move(options)) {}

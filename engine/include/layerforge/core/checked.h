@@ -31,6 +31,17 @@ inline std::int64_t mul_sizes(std::initializer_list<std::int64_t> factors) {
     return r;
 }
 
+// a * b and a + b clamped at 2^63 - 1, for figures that are only reported or compared (bytes for
+// a batch of 2^31): "huge" must not wrap to negative.
+inline std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {
+    std::int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+inline std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+    std::int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 // Throws "shape too large" when `elements` passes kMaxShapeElements.
 std::int64_t check_elements(std::int64_t elements);
 

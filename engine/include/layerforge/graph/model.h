@@ -22,6 +22,8 @@ struct WeightRef {
 // one output layer; empty when it can. Model and Trainer refuse such a graph with this message,
 // so the studio can say "trainable" only when training will accept the graph.
 std::string training_graph_problem(const Analysis& a);
+// Its part about the Input layers: "training needs exactly one Input layer; the model has 2".
+std::string input_count_problem(const Analysis& a);
 
 class Model {
 public:

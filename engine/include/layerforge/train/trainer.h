@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/backend/plan.h"
 #include "layerforge/core/run_status.h"
 #include "layerforge/data/batch_source.h"
 #include "layerforge/data/dataset.h"
@@ -42,6 +43,9 @@ struct TrainEvent {
     double images_per_second = 0, eta_seconds = 0, elapsed_seconds = 0;
     double data_wait_fraction = 0;       // share of the window spent waiting for data (> 0.1: data-bound)
     PipelineStats data;                  // the training source's queue depth and decode rate
+    // The full-batch training plan's per-layer times and memory so far (Plan::profile), refreshed
+    // at log points, epoch ends and the run's end; empty before the first log point.
+    PlanProfile profile;
     std::string message;
 };
 

@@ -4,6 +4,7 @@
 #include "backend/cpu/cpu_plan.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "backend/cpu/cpu_backend.h"
@@ -21,6 +22,12 @@ struct Step {
     std::size_t count = 0;
 };
 
+using Clock = std::chrono::steady_clock;
+
+std::int64_t nanoseconds_since(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+}
+
 ScheduleOptions schedule_options(const PlanOptions& o) {
     return {.batch = o.batch, .training = o.mode == PlanMode::Train, .seed = o.seed, .input_grads = o.input_grads,
             .fuse = o.fuse};
@@ -36,6 +43,7 @@ struct CpuPlan::Impl {
     std::vector<Step> steps;                  // the schedule's order
     MemoryBreakdown bytes;
     CpuOp* output_op = nullptr;
+    PlanProfile profile;                      // one per step, sized here: the passes only add
     MemoryLease lease;
 
     Impl(const Model& model, const PlanOptions& o, WeightMemory wm, bool count)
@@ -47,6 +55,7 @@ struct CpuPlan::Impl {
         steps.reserve(schedule.steps.size());
         for (const ScheduledStep& s : schedule.steps) steps.push_back(build(model, s, wm));
         output_op = steps[schedule.output_step].op.get();
+        profile_steps();
         bytes.workspaces += ctx.scratch.bytes();
         if (count_only) return;
         ctx.scratch.allocate();
@@ -94,6 +103,25 @@ struct CpuPlan::Impl {
         return st;
     }
 
+    // Each buffer is charged to the first step that names it as its output, gradient or slot.
+    void profile_steps() {
+        std::vector<bool> charged(buffers.size(), false);
+        auto charge = [&](int id) -> std::size_t {
+            if (id == kNoBuffer || charged[std::size_t(id)]) return 0;
+            charged[std::size_t(id)] = true;
+            return schedule.buffers[std::size_t(id)].floats * sizeof(float);
+        };
+        profile.resize(steps.size());
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const ScheduledStep& s = schedule.steps[i];
+            LayerProfile& p = profile[i];
+            p.node = s.node;
+            p.bytes = charge(s.out) + charge(s.grad);
+            for (int slot : s.grad_slots) p.bytes += charge(slot);
+            if (steps[i].op) p.bytes += steps[i].op->workspace_bytes();
+        }
+    }
+
     // The consumers' gradients, summed into the producer's own buffer: one consumer may have
     // written it already, the others' slots are added to it on the OpenMP pool.
     static void sum_slots(Step& st) {
@@ -130,6 +158,7 @@ MemoryBreakdown CpuPlan::estimate(const Model& model, const PlanOptions& options
 }
 
 MemoryBreakdown CpuPlan::memory() const { return impl_->bytes; }
+const PlanProfile& CpuPlan::profile() const { return impl_->profile; }
 std::size_t CpuPlan::scratchpad_bytes() const { return impl_->ctx.scratch.bytes(); }
 
 std::size_t CpuPlan::input_count() const { return impl_->schedule.inputs.size(); }
@@ -160,8 +189,15 @@ void CpuPlan::read_logits(float* host) const {
 }
 
 void CpuPlan::forward() {
-    for (Step& st : impl_->steps)
-        if (st.op) st.op->forward();
+    for (std::size_t i = 0; i < impl_->steps.size(); ++i) {
+        Step& st = impl_->steps[i];
+        if (!st.op) continue;
+        const Clock::time_point start = Clock::now();
+        st.op->forward();
+        LayerProfile& p = impl_->profile[i];
+        p.forward_ns += nanoseconds_since(start);
+        ++p.forwards;
+    }
 }
 
 void CpuPlan::set_output_grad(const float* host, OutputGrad of) {
@@ -179,10 +215,15 @@ void CpuPlan::set_output_grad(const float* host, OutputGrad of) {
 
 void CpuPlan::backward() {
     if (options().mode != PlanMode::Train) throw runtime_error("backward() on an inference plan");
-    for (auto it = impl_->steps.rbegin(); it != impl_->steps.rend(); ++it) {
-        if (!it->grad) continue;
-        if (!it->grad_slots.empty()) impl_->sum_slots(*it);
-        if (it->op) it->op->backward();
+    for (std::size_t i = impl_->steps.size(); i-- > 0;) {
+        Step& st = impl_->steps[i];
+        if (!st.grad) continue;
+        const Clock::time_point start = Clock::now();
+        if (!st.grad_slots.empty()) impl_->sum_slots(st);
+        if (st.op) st.op->backward();
+        LayerProfile& p = impl_->profile[i];
+        p.backward_ns += nanoseconds_since(start);
+        ++p.backwards;
     }
 }
 
