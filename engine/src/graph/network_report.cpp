@@ -35,10 +35,9 @@ LayerCost cost_of(const Node& node, const NodeInfo& info, std::int64_t batch) {
 }
 
 // What training requires beyond a valid graph (training_graph_problem), each extra output named
-// on its node. An invalid graph's errors say it all already (an empty one: "no layers").
+// on its node. A graph without an Input (or without any layer) has the analysis's error already.
 void add_training_errors(const Analysis& a, std::vector<Diagnostic>& errors) {
-    if (!a.ok()) return;
-    if (std::string p = input_count_problem(a); !p.empty()) errors.push_back({"", "", Severity::Error, p});
+    if (a.inputs.size() > 1) errors.push_back({"", "", Severity::Error, input_count_problem(a)});
     if (a.outputs.size() > 1) {
         for (const std::string& o : a.outputs)
             errors.push_back({o, "", Severity::Error,
