@@ -110,12 +110,16 @@ private Q_SLOTS:
         while (i < all.size() && all[i].kind != EventKind::Step) ++i;  // the first step after Resume
         QVERIFY(i < all.size());
         const TrainEvent& after = all[i];
-        // The step across the pause took 1.5 s of wall time; counted, it read as a few images a
-        // second and an ETA of many minutes.
-        QVERIFY2(after.images_per_second > typical / 20,
+        // The step across the pause took 1.5 s of wall time; counted, it reads as 4 images in
+        // 1.5 s (2.7 img/s) and an ETA of 1.5 s per step left. Not counted, the step takes what a
+        // step takes: well under a tenth of the pause even on a loaded machine. (Per-step rates of
+        // this tiny model vary a hundredfold with load, so they are not compared with `typical`.)
+        const double pauseSeconds = 1.5, batch = 4, stepsLeft = 200.0 * 15 - double(after.step);
+        QVERIFY2(after.images_per_second > 10 * batch / pauseSeconds,
                  qPrintable(QString("%1 img/s after Resume, typically %2").arg(after.images_per_second).arg(typical)));
-        QVERIFY2(after.eta_seconds < etaBefore * 20 + 1,
-                 qPrintable(QString("ETA %1 s after Resume, %2 s before the pause").arg(after.eta_seconds).arg(etaBefore)));
+        QVERIFY2(after.eta_seconds < stepsLeft * pauseSeconds / 10,
+                 qPrintable(QString("ETA %1 s after Resume for %2 steps, %3 s before the pause")
+                                .arg(after.eta_seconds).arg(stepsLeft).arg(etaBefore)));
     }
 };
 
