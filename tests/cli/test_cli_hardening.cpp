@@ -24,9 +24,14 @@ namespace {
 
 // Runs the CLI under an address-space limit: a command that allocated weights or a plan for
 // these sizes would fail with "out of memory" instead of answering.
+// Sanitizer builds reserve terabytes of shadow address space, so there the limit is left out and
+// only the answers are checked.
+bool sanitized();
+
 CliRun cliLimited(const QStringList& args, int limit_mb) {
     QProcess p;
-    QStringList sh{"-c", QString("ulimit -v %1 && exec \"$LF_CLI\" \"$@\"").arg(limit_mb * 1024), "sh"};
+    const QString limit = sanitized() ? QString() : QString("ulimit -v %1 && ").arg(limit_mb * 1024);
+    QStringList sh{"-c", limit + "exec \"$LF_CLI\" \"$@\"", "sh"};
     p.start("sh", sh + args);
     if (!p.waitForFinished(120000)) p.kill();
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
@@ -126,7 +131,6 @@ private Q_SLOTS:
     // 2. Huge but valid models: info reports their sizes without allocating them (an address
     // space of 2 GB is plenty), and train refuses before allocating, naming both numbers.
     void hugeValidModelsAreAnalysedNotAllocated() {
-        if (sanitized()) QSKIP("RLIMIT_AS cannot combine with a sanitizer's shadow memory reservation");
         Project dense = withInput({28, 28, 1});
         dense.graph.nodes[2].params["units"] = std::int64_t(16) << 20;  // 16 M units: 53 GB of weights
         Project pixels = withInput({100000, 100000, 1});                // 10^10 inputs: 120 GB of weights
@@ -290,7 +294,6 @@ private Q_SLOTS:
             ls -A "$VOL/small/export" > "$OUT/export.ls" 2>&1
             exit 0)",
                                  {{"VOL", vol}, {"OUT", out}, {"SRC", source}});
-        if (r.code == 90 || r.code == -1) QSKIP("tmpfs mounts in a user namespace are not available here");
         QVERIFY2(r.code == 0, qPrintable(QString("setup step %1: %2").arg(r.code).arg(r.err)));
         QCOMPARE(fileBytes(out + "/train.rc").trimmed(), QByteArray("1"));
         const QString err = fileBytes(out + "/train.err");
