@@ -25,7 +25,8 @@ case "${1:-}" in
     build=${LF_BUILD_DIR:-build-tsan}
     tests=(engine/test_trainer engine/test_session data/test_pipeline store/test_run_store
            ui/test_training ui/test_studio_dashboard ui/test_checkpoint_browser ui/test_training_charts
-           ui/test_live_steps ui/test_project_switch ui/test_run_views)
+           ui/test_live_steps ui/test_project_switch ui/test_run_views ui/test_dataset_panel
+           ui/test_example_dataset)
     cmake -S . -B "$build" "${flags[@]}" -DLF_SANITIZE=thread
     cmake --build "$build" -j "$(nproc)" --target layerforge-cli $(printf '%s\n' "${tests[@]}" | sed 's#.*/##')
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$supp/tsan.supp"

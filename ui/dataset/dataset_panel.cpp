@@ -10,13 +10,13 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include "dataset/binding_settings.h"
 #include "dataset/class_count_chart.h"
 #include "dataset/sample_grid.h"
 #include "document/project_document.h"
 #include "document/set_training.h"
+#include "session/background_task.h"
 #include "widgets/scrollable.h"
 
 namespace lf::ui {
@@ -163,7 +163,7 @@ void DatasetPanel::reload() {
     source_->setCurrentIndex(std::max(0, source_->findData(QString::fromStdString(b.kind))));
     path_->setText(b.kind == "image-folder" ? QString::fromStdString(b.path) : tr("Debian's dataset-fashion-mnist"));
     stale_ = true;
-    if (loading_) loading_->disconnect(this), loading_->deleteLater(), loading_ = nullptr;  // its result is stale now
+    if (loading_) ++inspection_, loading_ = false;  // the running inspection's result is stale now
     status_->setText(tr("Not inspected yet"));
     if (isVisible()) inspectNow();
 }
@@ -172,15 +172,13 @@ void DatasetPanel::inspectNow() {
     const DatasetBinding b = doc_->project().dataset;
     stale_ = false;
     status_->setText(tr("Inspecting…"));
-    if (loading_) loading_->disconnect(this), loading_->deleteLater();
-    auto* watcher = new QFutureWatcher<DatasetSummary>(this);
-    loading_ = watcher;
-    connect(watcher, &QFutureWatcher<DatasetSummary>::finished, this, [this, watcher] {
-        loading_ = nullptr;
-        watcher->deleteLater();
-        showSummary(watcher->result());
+    const int inspection = ++inspection_;  // an earlier one still running is stale
+    loading_ = true;
+    runInBackground(this, [b] { return summarizeBinding(b); }, [this, inspection](DatasetSummary s) {
+        if (inspection != inspection_) return;
+        loading_ = false;
+        showSummary(s);
     });
-    watcher->setFuture(QtConcurrent::run(summarizeBinding, b));
 }
 
 void DatasetPanel::showSummary(const DatasetSummary& s) {

@@ -4,7 +4,6 @@
 // files that cannot be used, set the validation split and the input pipeline, and check that
 // the model fits the data (Input shape, units of the last Dense layer). The inspection runs on
 // the thread pool; binding edits go through the document's undo stack.
-#include <QFutureWatcher>
 #include <QWidget>
 #include <optional>
 
@@ -39,7 +38,7 @@ public:
     const DatasetSummary& summary() const { return summary_; }
     // The inspection starts when the page is first shown (or on inspectNow), not at startup: it
     // decodes every image, which a studio opened to train right away should not pay for.
-    bool isLoading() const { return loading_ != nullptr; }
+    bool isLoading() const { return loading_; }
     bool isStale() const { return stale_; }  // the binding changed while the page was hidden
     void inspectNow();
 
@@ -73,7 +72,8 @@ private:
     DatasetSummary summary_;
     std::string loadedKind_, loadedPath_;
     bool stale_ = true;
-    QFutureWatcher<DatasetSummary>* loading_ = nullptr;
+    int inspection_ = 0;  // the latest inspection started; older results are dropped
+    bool loading_ = false;
     std::optional<InputShapeOffer> offer_;
 
     QComboBox* source_;

@@ -6,10 +6,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
-#include <QtConcurrent>
 
 #include "layerforge/core/error.h"
 #include "layerforge/data/idx_import.h"
+#include "session/background_task.h"
 
 namespace lf::ui {
 
@@ -32,9 +32,9 @@ QString defaultExampleDatasetDir() {
 ExampleDataset::ExampleDataset(const QString& dir, QObject* parent) : QObject(parent), dir_(dir) {}
 
 ExampleDataset::~ExampleDataset() {
-    if (!watcher_) return;
-    *cancel_ = true;              // the next progress report aborts the import (within 256 images)
-    watcher_->waitForFinished();  // so no report is posted to a deleted object
+    if (!importing_) return;
+    *cancel_ = true;             // the next progress report aborts the import (within 256 images)
+    running_.waitForFinished();  // so no report is posted to a deleted object
 }
 
 QString ExampleDataset::markerPath() const { return dir_ + "/" + kMarker; }
@@ -52,7 +52,7 @@ QStringList ExampleDataset::classFolders() const {
 }
 
 void ExampleDataset::prepare() {
-    if (watcher_) return;
+    if (importing_) return;
     imported_ = false;
     if (isComplete()) {
         QMetaObject::invokeMethod(this, [this] { Q_EMIT ready(dir_); }, Qt::QueuedConnection);
@@ -66,9 +66,8 @@ void ExampleDataset::prepare() {
         if (*cancel) throw runtime_error("the import was cancelled");
         QMetaObject::invokeMethod(this, [this, done, total] { Q_EMIT progress(done, total); }, Qt::QueuedConnection);
     };
-    watcher_ = new QFutureWatcher<QString>(this);
-    connect(watcher_, &QFutureWatcher<QString>::finished, this, &ExampleDataset::finishImport);
-    watcher_->setFuture(QtConcurrent::run([partial, source, train, test, report]() -> QString {
+    importing_ = true;
+    running_ = runInBackground(this, [partial, source, train, test, report]() -> QString {
         QDir(partial).removeRecursively();
         try {
             const IdxImportResult r = import_fashion_mnist(partial.toStdString(), source.toStdString(), train, test, 0, report);
@@ -83,13 +82,12 @@ void ExampleDataset::prepare() {
             return QString::fromStdString(e.what());
         }
         return {};
-    }));
+    }, [this](const QString& error) { finishImport(error); });
 }
 
-void ExampleDataset::finishImport() {
-    const QString error = watcher_->result();
-    watcher_->deleteLater();
-    watcher_ = nullptr;
+void ExampleDataset::finishImport(const QString& error) {
+    importing_ = false;
+    running_ = {};  // its result was taken
     if (!error.isEmpty()) {
         Q_EMIT failed(error);
         return;

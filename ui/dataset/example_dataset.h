@@ -4,7 +4,7 @@
 // the same pipeline as the user's own folders. The import runs on a worker thread and reports
 // progress; a marker file written last says the folder is complete, so later starts reuse it
 // and an interrupted import is redone.
-#include <QFutureWatcher>
+#include <QFuture>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -30,7 +30,7 @@ public:
     QString dir() const { return dir_; }
     bool isComplete() const;           // the marker is there and matches the limits
     QStringList classFolders() const;  // label order, from the marker
-    bool isImporting() const { return watcher_ != nullptr; }
+    bool isImporting() const { return importing_; }
     bool importedThisTime() const { return imported_; }
 
     // Emits ready() at once (queued) when the folder is complete, else imports first.
@@ -43,11 +43,12 @@ Q_SIGNALS:
 
 private:
     QString markerPath() const;
-    void finishImport();
+    void finishImport(const QString& error);  // empty on success
 
     QString dir_, source_;
     qint64 limitTrain_ = 0, limitTest_ = 0;
-    QFutureWatcher<QString>* watcher_ = nullptr;  // the result: an error message, empty on success
+    bool importing_ = false;
+    QFuture<QString> running_;  // the import; its result (an error message) goes to finishImport
     std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
     bool imported_ = false;
 };

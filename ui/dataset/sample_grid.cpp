@@ -1,7 +1,10 @@
 #include "dataset/sample_grid.h"
 
 #include <QImageReader>
-#include <QtConcurrent>
+#include <atomic>
+#include <memory>
+
+#include "session/background_task.h"
 
 namespace lf::ui {
 
@@ -33,35 +36,34 @@ SampleGrid::SampleGrid(QWidget* parent) : QListWidget(parent) {
 SampleGrid::~SampleGrid() { stopLoading(); }
 
 void SampleGrid::stopLoading() {
-    if (!watcher_) return;
-    watcher_->disconnect(this);
-    watcher_->cancel();
-    watcher_->waitForFinished();  // a few thumbnails at most are in flight
-    watcher_->deleteLater();
-    watcher_ = nullptr;
+    if (cancelled_) *cancelled_ = true;  // queued decodes are skipped; their results are dropped
+    cancelled_.reset();
+    pending_ = 0;
 }
 
 void SampleGrid::showSamples(const QList<DatasetSample>& samples, const QStringList& classes) {
     stopLoading();
     clear();
     thumbnails_ = 0;
-    pendingRows_.clear();
-    QStringList paths;
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    cancelled_ = cancelled;
     for (const DatasetSample& s : samples) {
         auto* item = new QListWidgetItem(classes.value(s.label), this);
         item->setToolTip(s.path.isEmpty() ? classes.value(s.label) : s.path);
-        if (!s.image.isNull()) setThumbnail(count() - 1, s.image);
-        else if (!s.path.isEmpty()) paths << s.path, pendingRows_ << count() - 1;
+        if (!s.image.isNull()) {
+            setThumbnail(count() - 1, s.image);
+        } else if (!s.path.isEmpty()) {
+            ++pending_;
+            const QString path = s.path;
+            runInBackground(this, [path, cancelled] { return *cancelled ? QImage() : decodeThumbnail(path); },
+                            [this, row = count() - 1, cancelled](const QImage& image) {
+                                if (*cancelled) return;
+                                setThumbnail(row, image);
+                                if (--pending_ == 0) Q_EMIT thumbnailsLoaded();
+                            });
+        }
     }
-    if (paths.isEmpty()) {
-        Q_EMIT thumbnailsLoaded();
-        return;
-    }
-    watcher_ = new QFutureWatcher<QImage>(this);
-    connect(watcher_, &QFutureWatcher<QImage>::resultReadyAt, this,
-            [this](int i) { setThumbnail(pendingRows_.value(i), watcher_->resultAt(i)); });
-    connect(watcher_, &QFutureWatcher<QImage>::finished, this, &SampleGrid::thumbnailsLoaded);
-    watcher_->setFuture(QtConcurrent::mapped(paths, decodeThumbnail));
+    if (pending_ == 0) Q_EMIT thumbnailsLoaded();
 }
 
 void SampleGrid::setThumbnail(int row, const QImage& image) {

@@ -1,9 +1,10 @@
 #pragma once
 // A grid of sample images labelled with their class. Thumbnails of files are decoded on the
-// thread pool (QtConcurrent) and appear as they arrive; the UI thread never decodes.
-#include <QFutureWatcher>
+// thread pool (session/background_task.h) and appear as they arrive; the UI thread never decodes.
 #include <QImage>
 #include <QListWidget>
+#include <atomic>
+#include <memory>
 
 #include "dataset/dataset_summary.h"
 
@@ -16,7 +17,7 @@ public:
     ~SampleGrid() override;
     void showSamples(const QList<DatasetSample>& samples, const QStringList& classes);
     int thumbnailCount() const { return thumbnails_; }  // items showing their image
-    bool loading() const { return watcher_ && watcher_->isRunning(); }
+    bool loading() const { return pending_ > 0; }
 
 Q_SIGNALS:
     void thumbnailsLoaded();
@@ -25,8 +26,8 @@ private:
     void setThumbnail(int row, const QImage& image);
     void stopLoading();
 
-    QFutureWatcher<QImage>* watcher_ = nullptr;
-    QList<int> pendingRows_;  // row of each path being decoded
+    std::shared_ptr<std::atomic<bool>> cancelled_;  // set when the shown samples are replaced
+    int pending_ = 0;                               // thumbnails still being decoded
     int thumbnails_ = 0;
 };
 
