@@ -29,6 +29,8 @@ class SummaryPanel;
 class TrainingMemoryEstimate;
 class TrainingPanel;
 
+class ModelImport;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -49,7 +51,9 @@ public:
 
     bool openFile(const QString& path);
     bool saveTo(const QString& path);
-    bool importKeras(const QString& path);
+    bool importKeras(const QString& path);   // a Keras JSON graph, without weights
+    bool importModel(const QString& path);   // ONNX, .keras, .h5 with weights (Keras JSON: importKeras)
+    ModelImport* modelImport() const { return modelImport_; }
     void offerRecovery();  // after a crash: asks whether to restore the autosaved project
     bool hasRecovery() const;
 
@@ -96,6 +100,7 @@ private:
     void resetToReadableCopy();
     void openDialog();
     void importDialog();
+    void createModelImport();
     void addLayerAtCentre(const QString& type);
     void showError(const QString& title, const QString& message);
 
@@ -109,6 +114,7 @@ private:
     TrainingMemoryEstimate* memory_;
     SummaryPanel* summary_;
     Recovery* recovery_;
+    ModelImport* modelImport_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;

@@ -68,7 +68,7 @@ void MainWindow::createFileMenu() {
     bar->addAction(add(m, tr("&Save"), QKeySequence::Save, this, [this] { save(); }, QStyle::SP_DialogSaveButton));
     add(m, tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     m->addSeparator();
-    add(m, tr("&Import Keras Model (JSON)…"), QKeySequence(tr("Ctrl+I")), this, [this] { importDialog(); });
+    add(m, tr("&Import Model…"), QKeySequence(tr("Ctrl+I")), this, [this] { importDialog(); });
     add(m, tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] { showExportDialog(this, session_); });
     m->addSeparator();
     add(m, tr("&Quit"), QKeySequence::Quit, this, [this] { close(); });

@@ -20,6 +20,7 @@
 #include "layerforge/core/file_io.h"
 #include "layerforge/project/keras_import.h"
 #include "mainwindow/main_window.h"
+#include "mainwindow/model_import.h"
 
 namespace lf::ui {
 
@@ -159,9 +160,41 @@ bool MainWindow::importKeras(const QString& path) {
 }
 
 void MainWindow::importDialog() {
-    QString path = QFileDialog::getOpenFileName(this, tr("Import Keras model"), {},
-                                                tr("Keras model JSON (*.json);;All files (*)"));
-    if (!path.isEmpty()) importKeras(path);
+    const QString models = ModelImport::fileFilter().section(";;", 0, 0);
+    QString path = QFileDialog::getOpenFileName(this, tr("Import model"), {},
+                                                models + ";;" + tr("Keras model JSON, the graph only (*.json);;All files (*)"));
+    if (!path.isEmpty()) importModel(path);
+}
+
+bool MainWindow::importModel(const QString& path) {
+    if (!ModelImport::isModelFile(path)) return importKeras(path);  // a Keras JSON graph, no weights
+    if (!maybeSave()) return false;
+    if (!modelImport_->start(path)) {
+        statusBar()->showMessage(tr("An import is already running"), 4000);
+        return false;
+    }
+    statusBar()->showMessage(tr("Importing %1…").arg(path));
+    return true;
+}
+
+void MainWindow::createModelImport() {
+    modelImport_ = new ModelImport(this, [this](const QString& suggested) {
+        return QFileDialog::getSaveFileName(this, tr("Save the imported project"), suggested, projectFilter());
+    });
+    connect(modelImport_, &ModelImport::failed, this, [this](const QString& message) {
+        showError(tr("Cannot import model"), message);
+    });
+    connect(modelImport_, &ModelImport::cancelled, this, [this] { statusBar()->clearMessage(); });
+    connect(modelImport_, &ModelImport::imported, this, [this](const QString& project, const QString& report) {
+        if (!maybeSave() || !openFile(project)) return;  // the project stays on disk to be opened later
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Model imported"), report, QMessageBox::Ok, this);
+        box->setObjectName("importReport");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setModal(false);
+        box->show();
+        statusBar()->showMessage(tr("Imported %1").arg(project), 6000);
+    });
+    acceptModelDrops(this, modelImport_);
 }
 
 QStringList MainWindow::recentFiles() { return QSettings().value(kRecentKey).toStringList(); }
