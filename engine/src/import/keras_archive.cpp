@@ -27,7 +27,7 @@ std::map<std::string, std::string> variable_groups(const KerasModelConfig& confi
     std::map<std::string, int> seen;
     std::map<std::string, std::string> out;
     for (const KerasLayerRecord& layer : config.layers) {
-        const std::string base = keras::snake_case(layer.class_name);
+        const std::string base = keras_snake_case(layer.class_name);
         const int n = seen[base]++;
         const std::string key = n == 0 ? base : base + "_" + std::to_string(n);
         for (const char* root : {"layers", "_layer_checkpoint_dependencies"})

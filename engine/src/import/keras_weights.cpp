@@ -1,7 +1,6 @@
 #include "import/keras_weights.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "layerforge/core/error.h"
 #include "layerforge/graph/model.h"
@@ -22,14 +21,6 @@ std::string short_name(const WeightRef& r) { return r.name.substr(r.name.rfind('
 float neutral_value(const std::string& weight) { return weight == "gamma" ? 1.0f : 0.0f; }
 
 }  // namespace
-
-std::string snake_case(const std::string& class_name) {
-    std::string s = std::regex_replace(class_name, std::regex("[^A-Za-z0-9_]+"), "");
-    s = std::regex_replace(s, std::regex("(.)([A-Z][a-z]+)"), "$1_$2");
-    s = std::regex_replace(s, std::regex("([a-z])([A-Z])"), "$1_$2");
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
 
 void assign_weights(const KerasModelConfig& config, const LayerTensors& tensors, const std::string& origin,
                     ImportedModel& m) {

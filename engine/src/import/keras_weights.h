@@ -19,7 +19,4 @@ using LayerTensors = std::function<std::vector<ImportedTensor>(const KerasLayerR
 void assign_weights(const KerasModelConfig& config, const LayerTensors& tensors, const std::string& origin,
                     ImportedModel& m);
 
-// "conv2d" for Conv2D, "batch_normalization" for BatchNormalization: Keras' naming.to_snake_case.
-std::string snake_case(const std::string& class_name);
-
 }  // namespace lf::keras

@@ -3,7 +3,9 @@
 // lists or Keras 3 {"args": [keras tensors]}).
 #include "layerforge/project/keras_import.h"
 
+#include <algorithm>
 #include <map>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "layerforge/core/error.h"
@@ -201,6 +203,14 @@ KerasModelConfig read_keras_model_config(const std::string& json_text, const std
         im.out.notes.push_back("initializers in the config ignored: the weights come from the file, or from Layerforge's "
                                "Keras-default initialisation for a config alone");
     return std::move(im.out);
+}
+
+std::string keras_snake_case(const std::string& class_name) {
+    std::string s = std::regex_replace(class_name, std::regex("[^A-Za-z0-9_]+"), "");
+    s = std::regex_replace(s, std::regex("(.)([A-Z][a-z]+)"), "$1_$2");
+    s = std::regex_replace(s, std::regex("([a-z])([A-Z])"), "$1_$2");
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
 }
 
 Graph import_keras_model(const std::string& json_text, const std::string& origin) {

@@ -105,7 +105,7 @@ ConvertedLayer convolution(const LayerConfig& l, const std::string& type) {
         out.params["depth_multiplier"] = l.ints("depth_multiplier").at(0);
     }
     for (const char* key : {"kernel_size", "strides", "dilation_rate"}) l.copy_ints(out.params, key);
-    if (type == "Conv2DTranspose") out.params["output_padding"] = l.has("output_padding") ? l.ints("output_padding") : IntList{};
+    if (type == "Conv2DTranspose") l.copy_ints(out.params, "output_padding");  // null: Keras' own size, the default
     l.copy_padding(out.params);
     l.copy_activation(out.params);
     l.copy_use_bias(out.params);
@@ -116,7 +116,7 @@ ConvertedLayer window_pooling(const LayerConfig& l, const std::string& type) {
     l.require_channels_last();
     ConvertedLayer out{type, {}, {}};
     l.copy_ints(out.params, "pool_size");
-    out.params["strides"] = l.has("strides") ? l.ints("strides") : IntList{};  // null: the pool size
+    l.copy_ints(out.params, "strides");  // null: the pool size, the default
     l.copy_padding(out.params);
     return out;
 }

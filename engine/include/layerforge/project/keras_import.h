@@ -29,6 +29,10 @@ struct KerasModelConfig {
 KerasModelConfig read_keras_model_config(const std::string& json_text, const std::string& origin);
 
 Graph import_keras_model(const std::string& json_text, const std::string& origin = "<memory>");
+
+// Keras' naming.to_snake_case: "conv2d" for Conv2D, "re_lu" for ReLU. A .keras weights file keeps
+// each layer's variables under layers/<snake_case class name>[_N]/vars.
+std::string keras_snake_case(const std::string& class_name);
 Graph import_keras_model_file(const std::string& path);
 
 }  // namespace lf
