@@ -51,8 +51,11 @@ struct LayerConfig {
         return c[key].get<bool>();
     }
 
+    // A 2-D window field: Keras' single int means the same on both axes.
     void copy_ints(Params& p, const char* key) const {
-        if (has(key)) p[key] = ints(key);
+        if (!has(key)) return;
+        const IntList v = ints(key);
+        p[key] = v.size() == 1 ? IntList{v[0], v[0]} : v;
     }
     void copy_number(Params& p, const char* from, const char* to) const {
         if (has(from)) p[to] = number(from);
