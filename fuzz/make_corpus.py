@@ -51,6 +51,20 @@ def projects():
     put("project", "broken-deep-nesting.lfproj", '{"model": ' + deep(5000) + "}")
 
 
+# --- Keras model files (.keras, .h5): tests/import/make_keras_fixtures.py writes them with h5py --
+def keras_file():
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["/usr/bin/python3", str(ROOT / "tests" / "import" / "make_keras_fixtures.py"), tmp], check=True)
+        for name, seed in [("cnn.keras", "seed-sequential.keras"), ("residual.keras", "seed-functional.keras"),
+                           ("cnn.h5", "seed-sequential.h5"), ("residual.h5", "seed-functional.h5"),
+                           ("no_weights.keras", "broken-no-weights.keras"), ("missing_bias.h5", "broken-missing-bias.h5"),
+                           ("not_keras.h5", "broken-not-keras.h5"), ("weights_only.h5", "broken-weights-only.h5")]:
+            put("keras_file", seed, (Path(tmp) / name).read_bytes())
+        put("keras_file", "broken-truncated.keras", (Path(tmp) / "cnn.keras").read_bytes()[:4000])
+
+
 # --- tf.keras model.to_json() --------------------------------------------------------------------
 def keras():
     seq = {"class_name": "Sequential", "config": {"name": "sequential", "layers": [
@@ -221,6 +235,7 @@ def run_store():
 if __name__ == "__main__":
     projects()
     keras()
+    keras_file()
     idx()
     image()
     safetensors_corpus()

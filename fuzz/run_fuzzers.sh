@@ -7,7 +7,7 @@ set -u
 build=${1:-build-fuzz}
 seconds=${2:-120}
 shift 2 2>/dev/null || shift $#
-targets=${*:-"project keras idx image safetensors run_store"}
+targets=${*:-"project keras keras_file idx image safetensors run_store"}
 here=$(cd "$(dirname "$0")" && pwd)
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1   # any UB is a finding, not a warning

@@ -10,7 +10,8 @@ pkgs=(
   nlohmann-json3-dev zlib1g-dev libsqlite3-dev libpng-dev libturbojpeg0-dev libgif-dev
   dataset-fashion-mnist
   libonnx-dev libprotobuf-dev protobuf-compiler
-  python3-numpy python3-onnx python3-opencv python3-torch
+  libhdf5-dev libzip-dev
+  python3-numpy python3-onnx python3-opencv python3-torch python3-h5py
   xvfb xauth
 )
 if [ "${LF_SETUP_BENCH:-0}" = 1 ]; then

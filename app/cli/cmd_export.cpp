@@ -63,7 +63,8 @@ Command export_command() {
                   "  onnx         DIR/model.onnx (opset 13-17, dynamic batch, checked with the ONNX checker)\n"
                   "  safetensors  DIR/model.safetensors (weights by layer name, graph JSON in __metadata__)\n"
                   "  pytorch      DIR/model.py (nn.Module, NHWC input, load_model()) + model_state.safetensors\n"
-                  "  keras        DIR/keras_model.py (tf.keras functional model, load_model()) + keras_weights.npz\n"
+                  "  keras        DIR/keras_model.py (tf.keras functional model, load_model()) + keras_weights.npz,\n"
+                  "               and DIR/model.keras (Keras 3, keras.models.load_model)\n"
                   "A layer a format cannot express is named before anything is written; existing files\n"
                   "are kept unless --force.",
                   {{"format", "F", "onnx, safetensors, pytorch or keras"},

@@ -48,7 +48,7 @@ private Q_SLOTS:
         ExportDialog d(&f.session, std::nullopt);
         QSignalSpy spy(&d, &ExportDialog::exported);
         const QStringList expected[] = {{"model.onnx"}, {"model.safetensors"}, {"model.py", "model_state.safetensors"},
-                                        {"keras_model.py", "keras_weights.npz"}};
+                                        {"keras_model.py", "keras_weights.npz", "model.keras"}};
         for (int i = 0; i < 4; ++i) {
             const QString out = f.dir.path() + "/out" + QString::number(i);
             choose(d, i, out);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/inference_graph.h"
+#include "export/keras_archive_writer.h"
 #include "export/keras_writer.h"
 #include "export/layer_mapping.h"
 #include "export/metadata.h"
@@ -45,7 +46,7 @@ std::vector<std::string> export_file_names(ExportFormat f) {
     case ExportFormat::Onnx: return {"model.onnx"};
     case ExportFormat::Safetensors: return {"model.safetensors"};
     case ExportFormat::PyTorch: return {"model.py", "model_state.safetensors"};
-    case ExportFormat::Keras: return {"keras_model.py", "keras_weights.npz"};
+    case ExportFormat::Keras: return {"keras_model.py", "keras_weights.npz", "model.keras"};
     }
     return {};
 }
@@ -80,7 +81,7 @@ std::vector<std::pair<std::string, std::string>> build_files(const Model& m, con
     }
     case ExportFormat::Keras: {
         auto e = exporter::write_keras(m, meta, names[1]);
-        return {{names[0], std::move(e.code)}, {names[1], std::move(e.weights)}};
+        return {{names[0], std::move(e.code)}, {names[1], std::move(e.weights)}, {names[2], exporter::write_keras_archive(m)}};
     }
     }
     return {};

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "import/keras_formats.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_set.h"
 #include "layerforge/graph/model.h"
@@ -14,7 +15,10 @@
 namespace lf {
 
 const std::vector<ModelFormat>& model_formats() {
-    static const std::vector<ModelFormat> formats{};
+    static const std::vector<ModelFormat> formats{
+        {"Keras 3", {".keras"}, keras::read_archive_file},
+        {"Keras HDF5", {".h5", ".hdf5"}, keras::read_h5_file},
+    };
     return formats;
 }
 
