@@ -34,6 +34,10 @@ SessionOptions session_options(const Args& args, const std::string& path) {
     o.resume = args.value("resume");
     if (o.resume) o.resume_run = run_option(args);
     o.weights_path = args.value("weights-out").value_or("");
+    const std::string init = args.value("init").value_or("weights");
+    if (init != "weights" && init != "random") throw input_error("option --init must be weights or random");
+    if (init == "random" && o.resume) throw input_error("--init random starts a new run; it cannot be used with --resume");
+    o.init = init == "random" ? InitialWeights::Random : InitialWeights::ProjectFile;
     o.run_name = args.value("run-name").value_or("");
     o.notes = args.value("notes").value_or("");
     o.log_every = args.integer("log-every").value_or(100);
@@ -113,6 +117,9 @@ Command train_command() {
                    {"log-every", "N", "progress line every N steps (default 100)"},
                    {"memory-limit", "MB", "refuse plans whose memory estimate exceeds MB (overrides training.memory_limit_mb; 0: none)"},
                    {"weights-out", "PATH", "where to save the weights (default PROJECT.weights.safetensors)"},
+                   {"init", "FROM", "weights (default): start from PROJECT.weights.safetensors where it has the "
+                                    "model's weights (an imported model's, the last run's), the rest random; "
+                                    "random: from the seed only"},
                    {"resume", "[CHECKPOINT]", "continue the checkpoint's run: id, ckpt-STEP, latest (default), best"},
                    {"run", "R", "with --resume: look the checkpoint up in run R"},
                    {"checkpoint-every", "N", "checkpoint every N steps (default 0: off)"},

@@ -1,11 +1,15 @@
 #include "canvas/canvas_view.h"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QScrollBar>
 #include <QWheelEvent>
 
 #include "canvas/canvas_scene.h"
+#include "canvas/fine_tune_operations.h"
 #include "canvas/node_item.h"
 #include "document/add_nodes.h"
 #include "document/fragment.h"
@@ -114,6 +118,37 @@ void CanvasView::dropEvent(QDropEvent* event) {
     canvas_->selectNodes({fragment.nodes[0].id});
     event->acceptProposedAction();
     setFocus();
+}
+
+QMenu* CanvasView::layerMenu(const std::string& node, QWidget* parent) {
+    ProjectDocument* doc = canvas_->document();
+    auto* menu = new QMenu(parent);
+    QString why;
+    const std::int64_t classes = boundClassCount(doc->project(), &why);
+    QAction* head = menu->addAction(tr("Replace head (%1 classes)").arg(classes), this, [this, doc, node] {
+        QString error;
+        if (!replaceHead(doc, node, &error)) QMessageBox::warning(this, tr("Replace head"), error);
+    });
+    head->setEnabled(classes > 0);
+    head->setToolTip(classes > 0 ? tr("Remove the layers after this one and attach global pooling and a Dense "
+                                      "softmax layer with the bound dataset's classes")
+                                 : why);
+    menu->addAction(tr("Freeze up to here"), this, [doc, node] { freezeUpToHere(doc, node); });
+    QAction* block = menu->addAction(tr("Freeze block"), this, [doc, node] { freezeBlock(doc, node); });
+    block->setEnabled(doc->graph().group_of(node) != nullptr);
+    return menu;
+}
+
+void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
+    for (QGraphicsItem* item = itemAt(event->pos()); item; item = item->parentItem())
+        if (item->type() == NodeItem::Type) {
+            QMenu* menu = layerMenu(static_cast<NodeItem*>(item)->id(), this);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(event->globalPos());
+            event->accept();
+            return;
+        }
+    QGraphicsView::contextMenuEvent(event);
 }
 
 }  // namespace lf::ui

@@ -1,7 +1,10 @@
 #pragma once
 // The canvas widget: zoom (wheel, keys, fit), pan (middle button or Alt+drag), rubber-band
-// selection, arrow-key nudging, and palette drops (QMimeData carrying a layer type name).
+// selection, arrow-key nudging, palette drops (QMimeData carrying a layer type name), and a
+// layer's context menu with the fine-tuning actions.
 #include <QGraphicsView>
+
+class QMenu;
 
 namespace lf::ui {
 
@@ -15,6 +18,9 @@ public:
     explicit CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
     CanvasScene* canvas() const { return canvas_; }
     double zoom() const { return transform().m11(); }
+    // The context menu of layer `node`: Replace head, Freeze up to here, Freeze block. The
+    // caller owns it; each action is one undo step.
+    QMenu* layerMenu(const std::string& node, QWidget* parent = nullptr);
 
 public Q_SLOTS:
     void zoomIn();
@@ -28,6 +34,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;

@@ -63,8 +63,9 @@ void NodeItem::setContent(const Node& node, const NodeInfo* info, const QString&
     QString title = QString::fromStdString(node.name), type = QString::fromStdString(node.type);
     if (const QString key = keyParamsText(node); !key.isEmpty()) type += QStringLiteral("  ") + key;
     QString detail;
-    if (info && info->shaped)
-        detail = QObject::tr("%1 params").arg(QLocale().toString(qlonglong(info->param_count)));
+    if (info && info->shaped)  // a frozen layer (trainable: false) says so where its weights are counted
+        detail = (!node.trainable && info->param_count > 0 ? QObject::tr("%1 params, frozen") : QObject::tr("%1 params"))
+                     .arg(QLocale().toString(qlonglong(info->param_count)));
     if (title == title_ && type == type_ && detail == detail_ && category == category_ && error == error_ &&
         inputPorts == inputs_)
         return;

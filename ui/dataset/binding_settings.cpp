@@ -60,6 +60,8 @@ BindingSettings::BindingSettings(ProjectDocument* doc, QWidget* parent)
     resize_->addItem(tr("Fit and pad"), "pad");
     normalize_->addItem(tr("Scale to [0, 1]"), "scale");
     normalize_->addItem(tr("Standardize (training mean/std)"), "standardize");
+    normalize_->addItem(tr("ImageNet mean/std (torchvision models)"), "imagenet");
+    normalize_->addItem(tr("Scale to [-1, 1] (Keras MobileNetV2)"), "symmetric");
     translate_ = augmentSpin(0.5, 0.05);
     rotate_ = augmentSpin(180, 5, tr("°"));
     brightness_ = augmentSpin(1, 0.05);

@@ -1,5 +1,6 @@
 #include "inspector/inspector.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -7,6 +8,7 @@
 
 #include "document/rename_node.h"
 #include "document/set_param.h"
+#include "document/set_trainable.h"
 #include "inspector/document_undo_keys.h"
 #include "inspector/param_editor.h"
 
@@ -14,7 +16,7 @@ namespace lf::ui {
 
 Inspector::Inspector(ProjectDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), title_(new QLabel), help_(new QLabel), name_(new QLineEdit),
-      form_(new QFormLayout), problems_(new QLabel), message_(new QLabel) {
+      trainable_(new QCheckBox(tr("Trainable"))), form_(new QFormLayout), problems_(new QLabel), message_(new QLabel) {
     auto* layout = new QVBoxLayout(this);
     QFont big = title_->font();
     big.setPointSizeF(big.pointSizeF() * 1.25);
@@ -26,6 +28,10 @@ Inspector::Inspector(ProjectDocument* doc, QWidget* parent)
     message_->setWordWrap(true);
     name_->setToolTip(tr("The layer's name, unique in the model; weights are saved under it"));
     form_->addRow(tr("Name"), name_);
+    trainable_->setToolTip(tr("Unchecked: the layer is frozen. Its weights keep their values while training, and a "
+                              "BatchNormalization uses its moving statistics, as Keras' trainable = False"));
+    form_->addRow(QString(), trainable_);
+    connect(trainable_, &QCheckBox::toggled, this, &Inspector::setTrainable);
     layout->addWidget(title_);
     layout->addWidget(help_);
     layout->addLayout(form_);
@@ -82,6 +88,11 @@ void Inspector::refresh() {
     if (!n) node_.clear();
     if (!n || n->type != builtType_) rebuild();
     name_->setEnabled(n != nullptr);
+    trainable_->setEnabled(n != nullptr);
+    {
+        const QSignalBlocker quiet(trainable_);
+        trainable_->setChecked(!n || n->trainable);
+    }
     if (!n) {
         title_->setText(tr("No layer selected"));
         help_->setText(tr("Select a layer on the canvas to edit it, or drag one in from the palette."));
@@ -142,6 +153,14 @@ bool Inspector::rename(const QString& name) {
     message_->clear();
     doc_->push(new RenameNodeCommand(doc_, n->id, name.toStdString()));
     return true;
+}
+
+void Inspector::setTrainable(bool trainable) {
+    const Node* n = doc_->graph().find(node_.toStdString());
+    if (!n || n->trainable == trainable) return;
+    const QString name = QString::fromStdString(n->name);
+    doc_->push(new SetTrainableCommand(doc_, {{n->id, trainable}}, trainable ? tr("Unfreeze %1").arg(name)
+                                                                             : tr("Freeze %1").arg(name)));
 }
 
 void Inspector::showMessage(const QString& text, bool error) {

@@ -8,6 +8,7 @@
 
 #include "document/project_document.h"
 
+class QCheckBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -24,12 +25,14 @@ public:
     QString nodeId() const { return node_; }
     ParamEditor* editor(const std::string& param) const;
     QLineEdit* nameEdit() const { return name_; }
+    QCheckBox* trainableCheck() const { return trainable_; }
     QString message() const;
 
     // Validates against the schema, then pushes a SetParamCommand. Returns false (and shows
     // the reason) when the value is rejected.
     bool applyParam(const std::string& param, const ParamValue& value);
     bool rename(const QString& name);
+    void setTrainable(bool trainable);  // Keras' flag: false freezes the layer's weights
 
 private:
     void rebuild();
@@ -42,6 +45,7 @@ private:
     QLabel* title_;
     QLabel* help_;
     QLineEdit* name_;
+    QCheckBox* trainable_;
     QFormLayout* form_;
     QLabel* problems_;
     QLabel* message_;

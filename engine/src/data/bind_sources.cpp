@@ -6,6 +6,7 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/data/binding.h"
+#include "layerforge/data/normalization.h"
 
 namespace lf {
 
@@ -52,6 +53,12 @@ public:
             list += (list.empty() ? "\"" : ", \"") + std::string(a) + "\"";
         }
         throw fail(key, "must be one of " + list);
+    }
+    std::string text(const std::string& key, const std::string& fallback) const {
+        auto it = p_.find(key);
+        if (it == p_.end()) return fallback;
+        if (auto* s = std::get_if<std::string>(&it->second)) return *s;
+        throw fail(key, "must be a string");
     }
     std::optional<std::array<std::uint8_t, 3>> color(const std::string& key) const {
         auto it = p_.find(key);
@@ -144,8 +151,13 @@ void bind_image_folder(BoundSources& out, const DatasetBinding& b, std::int64_t 
     out.class_names = scan.class_names;
     out.problems = scan.problems;
     auto train_pipe = std::make_unique<ImagePipeline>(train, scan.class_names, tp);
-    if (image.choice("normalize", "scale", {"scale", "standardize"}) == "standardize") {
+    const std::string normalize = image.text("normalize", "scale");
+    if (auto preset = normalization_preset(normalize, spec.channels)) {
+        out.mean = preset->mean, out.std = preset->std;
+    } else if (normalize == "standardize") {
         train_pipe->compute_mean_std(out.mean, out.std);
+    }
+    if (!out.mean.empty()) {  // saved with the trained weights, so predict normalises the same way
         train_pipe->set_normalization(out.mean, out.std);
         po.sample.mean = out.mean, po.sample.std = out.std;
     }

@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include "layerforge/core/npy.h"
+
 namespace lf::exporter {
 
 namespace {
@@ -9,22 +11,8 @@ namespace {
 void put16(std::string& s, unsigned v) { s += char(v & 0xff), s += char((v >> 8) & 0xff); }
 void put32(std::string& s, std::uint32_t v) { put16(s, v & 0xffff), put16(s, v >> 16); }
 
-// NPY format 1.0: magic, version, header length, a Python dict literal padded to 64 bytes.
-std::string encode_npy(const TensorRef& t) {
-    std::string shape = "(";
-    for (auto d : t.shape) shape += std::to_string(d) + ",";
-    if (t.shape.size() > 1) shape.pop_back();
-    shape += ")";
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
-    while ((10 + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    std::string s = "\x93NUMPY";
-    s += char(1), s += char(0);
-    put16(s, unsigned(header.size()));
-    s += header;
-    s.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
-    return s;
-}
+// Each member as core/npy.h encodes it.
+std::string encode_npy(const TensorRef& t) { return lf::encode_npy(t.shape, t.data, t.size); }
 
 }  // namespace
 

@@ -284,6 +284,10 @@ private:
         try {
             info.layer = info.spec->infer(info.params, info.inputs);
             info.layer.output.elements();  // checks that the output's size is representable
+            // A frozen layer's weights are all non-trainable, as Keras counts them; the model
+            // then keeps them out of the optimizer's range.
+            if (const Node* n = g_.find(id); n && !n->trainable)
+                for (WeightSpec& w : info.layer.weights) w.trainable = false;
             for (const WeightSpec& w : info.layer.weights) {
                 params = add_size(params, w.shape.elements());
                 if (w.trainable) trainable = add_size(trainable, w.shape.elements());

@@ -109,15 +109,31 @@ private:
                only_input(next) == id;
     }
 
+    // Weights of this node that an optimizer updates (none when the node is frozen).
+    bool has_trainable_weights(const std::string& id) const {
+        const auto& w = a_.nodes.at(id).layer.weights;
+        return std::any_of(w.begin(), w.end(), [](const WeightSpec& s) { return s.trainable; });
+    }
+    bool frozen(const std::string& id) const {
+        const Node* n = g_.find(id);
+        return n && !n->trainable && !a_.nodes.at(id).layer.weights.empty();
+    }
+    // Runs as at inference: an inference plan, or a frozen layer that needs no gradient.
+    bool infers(const std::string& id) const {
+        return !s_.options.training || (frozen(id) && !needs_grad_.at(id));
+    }
+
     // Inference: a convolution that absorbs the BatchNormalization reading only it.
     bool folds_norm(const std::string& id) const {
         const LayerOp op = op_of(id);
-        if (s_.options.training || !s_.options.fuse || (op != LayerOp::Conv2D && op != LayerOp::DepthwiseConv2D) ||
+        if (!infers(id) || !s_.options.fuse || (op != LayerOp::Conv2D && op != LayerOp::DepthwiseConv2D) ||
             fanout(id) != 1)
             return false;
         const std::string& next = consumer_.at(id);
+        // A frozen BatchNormalization after a convolution that needs no gradient needs none either.
         return param_str(a_.nodes.at(id).params, "activation") == "linear" &&
-               op_of(next) == LayerOp::BatchNormalization && only_input(next) == id;
+               op_of(next) == LayerOp::BatchNormalization && only_input(next) == id &&
+               (!s_.options.training || frozen(next));
     }
 
     // The producer's buffer may be overwritten by the ReLU after it (its only consumer) when the
@@ -134,9 +150,10 @@ private:
         st.info = &info;
         st.count = std::size_t(s_.options.batch * info.layer.output.elements());
         st.seed = s_.options.seed + s_.steps.size() * 7919;
+        st.frozen = frozen(id);
         const std::vector<Edge> in_edges = g_.inputs_of(id);
         const bool is_input = info.spec->op == LayerOp::Input;
-        bool ng = training && (!info.layer.weights.empty() || (is_input && s_.options.input_grads));
+        bool ng = training && (has_trainable_weights(id) || (is_input && s_.options.input_grads));
         for (const Edge& e : in_edges) ng = ng || needs_grad_[e.from.node];
         needs_grad_[id] = ng;
 

@@ -42,7 +42,7 @@ NamedConfig read_named(const JsonView& v) {
 }
 
 Node read_node(const JsonView& v) {
-    v.expect_object({"id", "type", "name", "params", "position"});
+    v.expect_object({"id", "type", "name", "params", "position", "trainable"});
     Node n;
     n.id = v.required("id", "give the node a unique \"id\"").as_string(kMaxNameBytes);
     if (n.id.empty()) throw v.child("id")->error("node id is empty; give the node a unique id");
@@ -50,6 +50,7 @@ Node read_node(const JsonView& v) {
     n.name = n.id;
     v.read("name", n.name, kMaxNameBytes);
     if (auto p = v.child("params")) n.params = read_params(*p);
+    v.read("trainable", n.trainable);  // absent: trainable, as in Keras
     if (auto pos = v.child("position")) {
         if (pos->array_size() != 2) throw pos->error("expected [x, y]; fix the position");
         n.x = pos->element(0).as_number();

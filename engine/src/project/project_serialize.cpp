@@ -59,11 +59,13 @@ Json graph_json(const Graph& g) {
         const std::string where = "model.nodes[" + std::to_string(i) + "]";
         Json params = Json::object();
         put_params(params, n.params, where + ".params");
-        nodes.push_back(Json{{"id", n.id},
-                             {"type", n.type},
-                             {"name", n.name},
-                             {"params", params},
-                             {"position", {coordinate(n.x, where), coordinate(n.y, where)}}});
+        Json node{{"id", n.id},
+                  {"type", n.type},
+                  {"name", n.name},
+                  {"params", params},
+                  {"position", {coordinate(n.x, where), coordinate(n.y, where)}}};
+        if (!n.trainable) node["trainable"] = false;  // written only when frozen: older files read as before
+        nodes.push_back(node);
     }
     Json edges = Json::array();
     for (const Edge& e : g.edges) edges.push_back(Json{{"from", e.from.str()}, {"to", e.to.str()}});

@@ -15,6 +15,7 @@
 #include "layerforge/store/weights_file.h"
 #include "layerforge/train/event_text.h"
 #include "layerforge/train/memory_budget.h"
+#include "run/initial_weights.h"
 
 namespace lf {
 
@@ -181,6 +182,9 @@ SessionResult TrainingSession::run() {
     require_training_fits(p, o.device);  // before the weights are allocated
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
+    const std::string start = o.resume || o.init == InitialWeights::Random || o.project_path.empty()
+                                  ? std::string()
+                                  : start_from_weights_file(model, default_weights_path(o.project_path), p.training.seed);
     Trainer trainer(model, p.training, o.device);
     trainer.add_observer(gate_.get());
     for (TrainObserver* obs : o.observers) trainer.add_observer(obs);
@@ -223,6 +227,8 @@ SessionResult TrainingSession::run() {
                     std::to_string(c.id) + ", epoch " + std::to_string(c.epoch) + ")");
         out.on_resumed(result.run, c);
     } else {
+        out.on_line(!start.empty() ? start
+                                   : "starting from random weights (seed " + std::to_string(p.training.seed) + ")");
         auto [graph, settings] = snapshots(p);
         RunInfo r;
         r.name = !o.run_name.empty() ? o.run_name : p.name.empty() ? std::string("run") : p.name;

@@ -39,7 +39,7 @@ struct BoundSources {
     std::unique_ptr<BatchSource> train, validation, test;  // validation and test may be null
     std::vector<std::string> class_names;
     std::vector<FileProblem> problems;  // image folders: files skipped by the scan
-    std::vector<float> mean, std;       // "standardize": computed on the training split
+    std::vector<float> mean, std;       // normalize other than "scale": per channel, on [0, 1] values
     std::optional<FolderScan> scan;     // image folders
     BoundData tensors;                  // fashion-mnist: what the sources read (do not move this struct)
 };

@@ -28,6 +28,9 @@ struct Node {
     std::string name;  // user-facing name, also used for weight names
     Params params;
     double x = 0, y = 0;  // canvas position
+    // Keras' `trainable`: false freezes the layer's weights (no gradient, no optimizer update)
+    // and runs a BatchNormalization in inference mode, as Keras does when fine-tuning.
+    bool trainable = true;
     bool operator==(const Node&) const = default;
 };
 

@@ -5,6 +5,10 @@
 // ReLU, ReLU past MaxPool2D, BatchNorm into a convolution at inference) are decided here once;
 // a backend only allocates the buffers and builds an op per running step.
 //
+// Frozen layers (Node::trainable false) have no trainable weights, so a node needs a gradient
+// only when a layer at or below it still trains; in training plans a frozen convolution may
+// absorb a frozen BatchNormalization as at inference when neither needs a gradient.
+//
 // Buffers: every node that runs owns an output buffer; a view (Flatten, Reshape) or a layer
 // folded into the one before it aliases its input. Gradients: a node's consumers write
 // d(loss)/d(output) straight into its gradient buffer when it has one consumer; with several,
@@ -66,6 +70,11 @@ struct ScheduledStep {
     // backward; one of them may be `grad` itself (that consumer wrote it directly).
     std::vector<int> grad_slots;
     std::uint64_t seed = 0;
+    // A layer with weights and `trainable: false`: no weight gradients, and a
+    // BatchNormalization normalises with its moving statistics and leaves them as they are.
+    // Its `grad` is kNoBuffer unless a layer below still needs a gradient, so backward stops
+    // at the lowest trainable layer.
+    bool frozen = false;
     StepRewrites rewrites;
 };
 

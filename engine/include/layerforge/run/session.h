@@ -19,10 +19,19 @@
 
 namespace lf {
 
+// Where a new run's weights start (a resume starts from its checkpoint).
+enum class InitialWeights {
+    ProjectFile,  // the project's weights file, NAME.weights.safetensors (an imported model's, the last
+                  // run's): each weight it holds under the model's name and shape; the rest, and
+                  // all of them when there is no such file, from the initialisers and the seed
+    Random,       // the initialisers and the seed only
+};
+
 struct SessionOptions {
     std::string project_path;  // NAME.lfproj: the decode cache, the run store and the weights sit beside it
     std::string store_path;    // empty: NAME.lfruns beside the project
     std::string weights_path;  // empty: NAME.weights.safetensors beside the project
+    InitialWeights init = InitialWeights::ProjectFile;
     CheckpointPolicy checkpoints;
     std::int64_t keep = 5;         // newest checkpoints kept, besides the best and the pinned
     std::string best_metric;       // empty: val_loss when there is validation data, else loss

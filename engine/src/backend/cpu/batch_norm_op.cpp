@@ -1,6 +1,8 @@
 // BatchNormalization on oneDNN batch normalization over the channel (last) axis.
 // Training: batch statistics, then the moving averages are updated in place; inference: the
-// moving statistics as global stats.
+// moving statistics as global stats. A frozen layer (trainable: false) normalises with its moving
+// statistics in training plans too and never updates them, as Keras does; its backward, when a
+// layer below still trains, is the data gradient alone.
 #include <cstring>
 
 #include "backend/cpu/ops.h"
@@ -23,7 +25,7 @@ memory::desc data_desc(std::int64_t batch, const Shape& in) {
 class BatchNormOp : public CpuOp {
 public:
     explicit BatchNormOp(const OpSetup& s)
-        : ctx_(s.ctx), training_(s.training), momentum_(float(param_float(s.node.params, "momentum"))),
+        : ctx_(s.ctx), training_(s.training && !s.frozen), momentum_(float(param_float(s.node.params, "momentum"))),
           channels_(s.node.layer.output.dims.back()), moving_mean_(s.w[2]), moving_var_(s.w[3]) {
         using namespace dnnl;
         using flags = normalization_flags;
@@ -41,7 +43,8 @@ public:
         } else {
             fl = fl | flags::use_global_stats;
         }
-        auto prop = training_ ? prop_kind::forward_training : prop_kind::forward_inference;
+        const bool backprop = s.training && s.out_grad;  // a frozen one still passes the gradient down
+        auto prop = backprop ? prop_kind::forward_training : prop_kind::forward_inference;
         const auto attr = Scratchpad::attr();
         batch_normalization_forward::primitive_desc fpd(batch_normalization_forward::desc(prop, data_md, eps, fl),
                                                         attr, ctx_.eng);
@@ -52,18 +55,21 @@ public:
                      {DNNL_ARG_SCALE, wrap(c_md, ctx_, s.w[0])}, {DNNL_ARG_SHIFT, wrap(c_md, ctx_, s.w[1])},
                      {DNNL_ARG_MEAN, mean},
                      {DNNL_ARG_VARIANCE, var}};
-        if (s.fuse_relu && training_) {
+        if (s.fuse_relu && backprop) {
             workspace_ = memory(fpd.workspace_desc(), ctx_.eng);
             fwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
         }
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
         impl_ = fpd.impl_info_str() + std::string(s.fuse_relu ? " + relu" : "");
-        if (!training_ || !s.out_grad) return;
+        if (!backprop) return;
         float* diff_src = s.in_grad[0];
         if (!diff_src) {  // the primitive always writes diff_src
             unused_diff_src_.resize(std::size_t(s.batch * s.node.inputs[0].elements()));
             diff_src = unused_diff_src_.data();
         }
+        // Frozen: oneDNN 2.6 has no backward_data with a scale (use_scale), so the full backward
+        // runs with the global statistics and its scale and shift gradients, C floats each, land
+        // in a buffer of the op's own, never in the model's gradients.
         batch_normalization_backward::primitive_desc bpd(
             batch_normalization_backward::desc(prop_kind::backward, data_md, data_md, eps, fl), attr, ctx_.eng, fpd);
         bwd_ = batch_normalization_backward(bpd);
@@ -73,9 +79,12 @@ public:
                      {DNNL_ARG_VARIANCE, var},
                      {DNNL_ARG_SCALE, wrap(c_md, ctx_, s.w[0])},
                      {DNNL_ARG_SHIFT, wrap(c_md, ctx_, s.w[1])},
-                     {DNNL_ARG_DIFF_SRC, wrap(data_md, ctx_, diff_src)},
-                     {DNNL_ARG_DIFF_SCALE, wrap(c_md, ctx_, s.w_grad[0])},
-                     {DNNL_ARG_DIFF_SHIFT, wrap(c_md, ctx_, s.w_grad[1])}};
+                     {DNNL_ARG_DIFF_SRC, wrap(data_md, ctx_, diff_src)}};
+        if (!training_) unused_diff_scale_shift_.resize(std::size_t(2 * c));
+        float* diff_scale = training_ ? s.w_grad[0] : unused_diff_scale_shift_.data();
+        float* diff_shift = training_ ? s.w_grad[1] : unused_diff_scale_shift_.data() + c;
+        bwd_args_[DNNL_ARG_DIFF_SCALE] = wrap(c_md, ctx_, diff_scale);
+        bwd_args_[DNNL_ARG_DIFF_SHIFT] = wrap(c_md, ctx_, diff_shift);
         if (workspace_) bwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
         ctx_.scratch.bind(bpd, ctx_.eng, bwd_args_);
         impl_ += std::string(" / ") + bpd.impl_info_str();
@@ -98,7 +107,7 @@ public:
     }
     std::string impl_info() const override { return impl_; }
     std::size_t workspace_bytes() const override {
-        return (mean_.size() + var_.size() + unused_diff_src_.size()) * sizeof(float) +
+        return (mean_.size() + var_.size() + unused_diff_src_.size() + unused_diff_scale_shift_.size()) * sizeof(float) +
                (workspace_ ? workspace_.get_desc().get_size() : 0);
     }
     bool backward_reads_output() const override { return false; }  // its input, statistics and workspace
@@ -110,6 +119,7 @@ private:
     std::int64_t channels_, samples_ = 0;
     float *moving_mean_, *moving_var_;
     std::vector<float> mean_, var_, unused_diff_src_;  // this batch's statistics
+    std::vector<float> unused_diff_scale_shift_;       // frozen: where the primitive's scale and shift gradients go
     memory workspace_;  // fused ReLU: which outputs were clipped
     dnnl::primitive fwd_, bwd_;
     std::unordered_map<int, memory> fwd_args_, bwd_args_;

@@ -132,7 +132,7 @@ public:
 
     void backward() override {
         act_.backward();
-        run(bwd_weights_, ctx_.strm, bwd_weights_args_);
+        if (bwd_weights_) run(bwd_weights_, ctx_.strm, bwd_weights_args_);
         if (grad_reorder_) run_reorder(grad_reorder_, ctx_.strm, bwd_w_grad_, user_w_grad_, grad_reorder_scratch_);
         if (!bwd_data_) return;
         if (bwd_w_reorder_) run_reorder(bwd_w_reorder_, ctx_.strm, user_w_, bwd_w_, bwd_w_reorder_scratch_);
@@ -192,20 +192,7 @@ private:
         if (!s.training) return;
 
         auto diff_dst = wrap(dst_md_, ctx_, act_.primitive_diff_dst());
-        auto wd = bias ? typename BwdWeights::desc(alg, src_md_, w_any, b_md_, dst_md_, g.strides, g.dilates, g.pad_l,
-                                                   g.pad_r)
-                       : typename BwdWeights::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r);
-        typename BwdWeights::primitive_desc wpd(wd, Scratchpad::attr(), ctx_.eng, fpd);
-        bwd_weights_ = BwdWeights(wpd);
-        user_w_grad_ = wrap(user_w_md_, ctx_, s.w_grad[0]);
-        bwd_w_grad_ = layout_copy(wpd.diff_weights_desc(), user_w_grad_, grad_reorder_, grad_reorder_scratch_, true);
-        bwd_weights_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
-                             {DNNL_ARG_DIFF_DST, diff_dst},
-                             {DNNL_ARG_DIFF_WEIGHTS, bwd_w_grad_}};
-        if (bias) bwd_weights_args_[DNNL_ARG_DIFF_BIAS] = wrap(b_md_, ctx_, s.w_grad[1]);
-        ctx_.scratch.bind(wpd, ctx_.eng, bwd_weights_args_);
-        impl_ += std::string(" / ") + wpd.impl_info_str();
-
+        if (!s.frozen) build_backward_weights<BwdWeights>(s, alg, fpd, diff_dst);
         if (!s.in_grad[0]) return;
         // Weights as `any` (the forward's desc would select a reference kernel).
         typename BwdData::primitive_desc dpd(
@@ -224,6 +211,26 @@ private:
                           {DNNL_ARG_DIFF_SRC, wrap(src_md_, ctx_, s.in_grad[0])}};
         ctx_.scratch.bind(dpd, ctx_.eng, bwd_data_args_);
         impl_ += std::string(" / ") + dpd.impl_info_str();
+    }
+
+    template <class BwdWeights, class FwdPd>
+    void build_backward_weights(const OpSetup& s, dnnl::algorithm alg, const FwdPd& fpd, const memory& diff_dst) {
+        const bool bias = b_md_ != memory::desc();
+        const auto& g = geo_;
+        auto w_any = any_md(kernel_dims_);
+        auto wd = bias ? typename BwdWeights::desc(alg, src_md_, w_any, b_md_, dst_md_, g.strides, g.dilates, g.pad_l,
+                                                   g.pad_r)
+                       : typename BwdWeights::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r);
+        typename BwdWeights::primitive_desc wpd(wd, Scratchpad::attr(), ctx_.eng, fpd);
+        bwd_weights_ = BwdWeights(wpd);
+        user_w_grad_ = wrap(user_w_md_, ctx_, s.w_grad[0]);
+        bwd_w_grad_ = layout_copy(wpd.diff_weights_desc(), user_w_grad_, grad_reorder_, grad_reorder_scratch_, true);
+        bwd_weights_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
+                             {DNNL_ARG_DIFF_DST, diff_dst},
+                             {DNNL_ARG_DIFF_WEIGHTS, bwd_w_grad_}};
+        if (bias) bwd_weights_args_[DNNL_ARG_DIFF_BIAS] = wrap(b_md_, ctx_, s.w_grad[1]);
+        ctx_.scratch.bind(wpd, ctx_.eng, bwd_weights_args_);
+        impl_ += std::string(" / ") + wpd.impl_info_str();
     }
 
     CpuContext& ctx_;

@@ -71,9 +71,9 @@ struct CpuPlan::Impl {
         st.grad = buffer(s.grad);
         for (int slot : s.grad_slots) st.grad_slots.push_back(buffer(slot));
         if (!s.runs) return st;
-        const bool training = schedule.options.training;
+        const bool training = schedule.options.training && !(s.frozen && s.grad == kNoBuffer);
         OpSetup setup{.ctx = ctx, .node = *s.info, .batch = schedule.options.batch, .training = training,
-                      .seed = s.seed, .fuse_relu = s.rewrites.fuse_relu, .relu_moved_out = s.rewrites.relu_moved_out,
+                      .frozen = s.frozen, .seed = s.seed, .fuse_relu = s.rewrites.fuse_relu, .relu_moved_out = s.rewrites.relu_moved_out,
                       .relu_after = s.rewrites.relu_after, .dry_run = count_only};
         for (int id : s.in) setup.in.push_back(buffer(id));
         for (int id : s.in_grad) setup.in_grad.push_back(buffer(id));

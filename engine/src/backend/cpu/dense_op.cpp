@@ -52,6 +52,7 @@ public:
             ctx_.scratch.bind(dpd, ctx_.eng, bwd_data_args_);
             impl_ += std::string(" / ") + dpd.impl_info_str();
         }
+        if (s.frozen) return;  // no weight gradients
         auto wd = bias ? inner_product_backward_weights::desc(src_md, w_md, b_md, dst_md)
                        : inner_product_backward_weights::desc(src_md, w_md, dst_md);
         inner_product_backward_weights::primitive_desc wpd(wd, Scratchpad::attr(), ctx_.eng, fpd);
@@ -71,7 +72,7 @@ public:
 
     void backward() override {
         act_.backward();
-        run(bwd_weights_, ctx_.strm, bwd_weights_args_);
+        if (bwd_weights_) run(bwd_weights_, ctx_.strm, bwd_weights_args_);
         if (bwd_data_) run(bwd_data_, ctx_.strm, bwd_data_args_);
     }
 

@@ -26,7 +26,10 @@ struct OpSetup {
     CpuContext& ctx;
     const NodeInfo& node;
     std::int64_t batch = 0;
-    bool training = false;
+    bool training = false;  // false also for a frozen layer that needs no gradient: it runs as at inference
+    // trainable: false (ScheduledStep::frozen): no weight gradients; a BatchNormalization uses
+    // and keeps its moving statistics.
+    bool frozen = false;
     std::uint64_t seed = 0;
     std::vector<const float*> in;   // one per input port
     std::vector<float*> in_grad;    // null where the producer needs no gradient
