@@ -27,6 +27,7 @@ constexpr OpTableEntry<CpuFactory> kCpuOps[] = {
     {LayerOp::Dropout, make_dropout_op},
     {LayerOp::Add, make_add_op},
     {LayerOp::Concatenate, make_concatenate_op},
+    {LayerOp::Multiply, make_multiply_op},
     {LayerOp::Conv2D, make_conv_op},
     {LayerOp::DepthwiseConv2D, make_conv_op},
     {LayerOp::Conv2DTranspose, make_conv_op},
