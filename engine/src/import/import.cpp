@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "import/onnx_reader.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_set.h"
 #include "layerforge/graph/model.h"
@@ -14,7 +15,9 @@
 namespace lf {
 
 const std::vector<ModelFormat>& model_formats() {
-    static const std::vector<ModelFormat> formats{};
+    static const std::vector<ModelFormat> formats{
+        {"ONNX", {".onnx"}, read_onnx_model},
+    };
     return formats;
 }
 
