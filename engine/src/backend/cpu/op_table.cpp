@@ -75,7 +75,9 @@ bool cpu_backward_reads_output(const ScheduledStep& step, const Schedule& schedu
     case LayerOp::BatchNormalization:  // its input, statistics and workspace
     case LayerOp::Dropout:             // its mask
     case LayerOp::Add:
-    case LayerOp::Concatenate: return false;
+    case LayerOp::Concatenate:
+    case LayerOp::Multiply:  // its inputs
+        return false;
     default: return true;  // global pooling, padding, plugin loops: assumed to
     }
 }
