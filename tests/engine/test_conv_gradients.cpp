@@ -101,6 +101,16 @@ const std::vector<Case>& pool_cases() {
         {"AveragePooling2D 2 same", {5, 7, 2}, {{"padding", kSame}}, 2},
         {"AveragePooling2D 3 stride 1 valid batch 1", {4, 5, 3},
          {{"pool_size", std::int64_t(3)}, {"strides", std::int64_t(1)}}, 1},
+        // ONNX / PyTorch pooling: explicit pads (-inf for max), ceil_mode, the padding counted.
+        {"MaxPool2D 3 stride 2 explicit pads ceil_mode", {6, 6, 2},
+         {{"pool_size", std::int64_t(3)}, {"strides", std::int64_t(2)}, {"padding", std::string("explicit")},
+          {"explicit_padding", IntList{1, 0, 0, 0}}, {"ceil_mode", true}},
+         2},
+        {"AveragePooling2D 3 stride 2 explicit count_include_pad", {5, 6, 2},
+         {{"pool_size", std::int64_t(3)}, {"strides", std::int64_t(2)}, {"padding", std::string("explicit")},
+          {"explicit_padding", IntList{1, 1, 1, 1}}, {"count_include_pad", true}},
+         2},
+        {"AveragePooling2D 2 valid ceil_mode", {5, 5, 2}, {{"ceil_mode", true}}, 2},
     };
     return c;
 }

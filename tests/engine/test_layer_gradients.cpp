@@ -112,6 +112,21 @@ private slots:
         b.add("Dense", {{"units", std::int64_t(2)}}, {f});
         check(b.graph);
     }
+    void multiply_with_a_channel_scale() {
+        // Squeeze-and-excitation: x * sigmoid(dense(pool(x))) as (H, W, C) * (1, 1, C), and a
+        // same-shape product with fan-out.
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", IntList{2, 3, 4}}});
+        auto t = b.add("Tanh", {}, {in});
+        auto pool = b.add("GlobalAveragePooling2D", {}, {t});
+        auto d = b.add("Dense", {{"units", std::int64_t(4)}, {"activation", std::string("sigmoid")}}, {pool});
+        auto r = b.add("Reshape", {{"target_shape", IntList{1, 1, 4}}}, {d});
+        auto scaled = b.add("Multiply", {}, {t, r});
+        auto sq = b.add("Multiply", {}, {scaled, in, scaled});
+        auto f = b.add("Flatten", {}, {sq});
+        b.add("Dense", {{"units", std::int64_t(2)}}, {f});
+        check(b.graph);
+    }
     void dropout_gradient_follows_its_mask() {
         GraphBuilder b;
         auto in = b.add("Input", {{"shape", IntList{1000}}});

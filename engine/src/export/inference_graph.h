@@ -20,7 +20,7 @@ enum class OpKind {
     ConvTranspose,  // weights W (in, out, kh, kw), optional B; kernel, strides, dilations, pads (a negative
                     // bottom/right pad: rows past the full result, bias only), shape: output (H, W)
     MaxPool,        // kernel, strides, pads
-    AvgPool,        // kernel, strides, pads; padding never counted
+    AvgPool,        // kernel, strides, pads; padding counted when count_include_pad
     GlobalAvgPool,  // (N, C, H, W) -> (N, C)
     GlobalMaxPool,
     Flatten,        // (N, ...) -> (N, prod)
@@ -28,6 +28,7 @@ enum class OpKind {
     BatchNorm,      // weights scale, bias, mean, var; epsilon
     Add,
     Concat,         // axis (with the batch axis 0)
+    Mul,            // element-wise product; a (N, C, 1, 1) input broadcast over the image
     Pad,            // pads (zeros)
     Activation,     // activation: Relu, LeakyRelu (alpha), Sigmoid, Tanh, Softmax (axis), Elu, Exp, Swish,
                     // KerasRelu (alpha below threshold, capped at max_value when > 0)
@@ -49,6 +50,7 @@ struct Op {
     std::array<std::int64_t, 2> kernel{1, 1}, strides{1, 1}, dilations{1, 1};
     std::array<std::int64_t, 4> pads{0, 0, 0, 0};  // top, left, bottom, right
     std::int64_t group = 1, axis = 1;
+    bool count_include_pad = false;
     std::string activation;
     double alpha = 0, epsilon = 1e-3, threshold = 0, max_value = 0;
     const Tensor* weight(const std::string& role) const;

@@ -58,6 +58,8 @@ std::string arguments(const Node& n, const Params& p) {
     if (n.type == "GELU") return param_bool(p, "approximate") ? "lambda t: tf.nn.gelu(t, approximate=True)" : "\"gelu\"";
     std::string s;
     for (const auto& [key, value] : p) {
+        // The pooling parameters Keras does not have (export refuses them unless at defaults).
+        if (key == "explicit_padding" || key == "ceil_mode" || key == "count_include_pad") continue;
         std::string v = literal(value);
         if (n.type == "ZeroPadding2D") {  // (top, bottom, left, right) -> ((top, bottom), (left, right))
             const IntList& t = std::get<IntList>(value);

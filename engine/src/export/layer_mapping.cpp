@@ -17,7 +17,7 @@ constexpr LayerMapping kTable[] = {
     {"DepthwiseConv2D", "DepthwiseConv2D", "Conv (group = channels)"},
     {"Conv2DTranspose", "Conv2DTranspose", "ConvTranspose (+ Slice when the cropping is uneven)"},
     {"MaxPool2D", "MaxPool2D", "MaxPool"},
-    {"AveragePooling2D", "AveragePooling2D", "AveragePool (count_include_pad 0)"},
+    {"AveragePooling2D", "AveragePooling2D", "AveragePool"},
     {"GlobalAveragePooling2D", "GlobalAveragePooling2D", "GlobalAveragePool + Flatten"},
     {"GlobalMaxPooling2D", "GlobalMaxPooling2D", "GlobalMaxPool + Flatten"},
     {"Flatten", "Flatten", "Flatten (Dense rows permuted) or Transpose + Flatten"},
@@ -27,6 +27,7 @@ constexpr LayerMapping kTable[] = {
     {"BatchNormalization", "BatchNormalization", "BatchNormalization or folded into Conv/Gemm"},
     {"Add", "Add", "Add"},
     {"Concatenate", "Concatenate", "Concat"},
+    {"Multiply", "Multiply", "Mul"},
     {"Activation", "Activation", "(by activation)"},
     {"ReLU", "ReLU", "Relu / LeakyRelu (capped or thresholded: + Sub, Sign, Mul, Add)"},
     {"LeakyReLU", "LeakyReLU", "LeakyRelu"},
@@ -52,6 +53,12 @@ bool has_activation_param(const std::string& type) {
 
 }  // namespace
 
+bool keras_pooling(const Params& p, const std::string& type) {
+    if (type != "MaxPool2D" && type != "AveragePooling2D") return true;
+    const bool include_pad = type == "AveragePooling2D" && param_bool(p, "count_include_pad");
+    return param_str(p, "padding") != "explicit" && !param_bool(p, "ceil_mode") && !include_pad;
+}
+
 const LayerMapping* find_mapping(const std::string& type) {
     for (const auto& m : kTable)
         if (type == m.type) return &m;
@@ -72,6 +79,10 @@ std::vector<std::string> unmapped(const Model& m, ExportFormat format) {
         const LayerMapping* map = find_mapping(n.type);
         if (!map || (lowered && !map->onnx_ops)) {
             out.push_back("'" + n.name + "' (" + n.type + ")");
+            continue;
+        }
+        if (format == ExportFormat::Keras && !keras_pooling(m.info(id).params, n.type)) {
+            out.push_back("'" + n.name + "' (" + n.type + " with explicit padding, ceil_mode or count_include_pad)");
             continue;
         }
         if (!lowered || !has_activation_param(n.type)) continue;

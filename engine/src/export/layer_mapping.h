@@ -19,6 +19,10 @@ const LayerMapping* find_mapping(const std::string& type);
 // ONNX / PyTorch op for a Keras activation name ("relu" -> "Relu"); null when there is none.
 const char* activation_op(const std::string& activation);
 
+// Whether tf.keras' pooling layers express this MaxPool2D / AveragePooling2D (true for other
+// types): Keras pads 'valid' or 'same' only, never rounds up, never counts the padding.
+bool keras_pooling(const Params& p, const std::string& type);
+
 // Layers of `m` the format cannot express, "name (Type)"; empty when everything maps.
 std::vector<std::string> unmapped(const Model& m, ExportFormat format);
 // Throws lf::Error (Input) naming every layer of `m` the format cannot express.

@@ -10,7 +10,6 @@
 #include "layers/window.h"
 
 namespace lf {
-IntList pool_strides(const Params& p);                      // layers/pooling.cpp
 std::size_t concat_axis(std::int64_t axis, std::size_t rank);  // layers/merge.cpp
 }  // namespace lf
 
@@ -251,8 +250,8 @@ private:
         const Params& p = params(n);
         Val out{n.name, m_.info(n.id).layer.output, true};
         Op& op = emit(n.type == "MaxPool2D" ? OpKind::MaxPool : OpKind::AvgPool, n, {in.name}, out.name);
-        set_window(op, conv_window(in.keras, param_list(p, "pool_size"), pool_strides(p), {1, 1},
-                                   param_str(p, "padding"), n.type));
+        set_window(op, pool_window(in.keras, p, n.type));
+        op.count_include_pad = n.type == "AveragePooling2D" && param_bool(p, "count_include_pad");
         vals_[n.id] = out;
     }
 
@@ -334,7 +333,8 @@ private:
         const Val first = input(n);
         for (std::size_t i = 0; i < m_.graph().inputs_of(n.id).size(); ++i) names.push_back(input(n, i).name);
         Val out{n.name, m_.info(n.id).layer.output, first.nchw};
-        Op& op = emit(n.type == "Add" ? OpKind::Add : OpKind::Concat, n, names, out.name);
+        const OpKind kind = n.type == "Add" ? OpKind::Add : n.type == "Multiply" ? OpKind::Mul : OpKind::Concat;
+        Op& op = emit(kind, n, names, out.name);
         if (n.type == "Concatenate") {
             const std::size_t a = concat_axis(param_int(params(n), "axis"), first.keras.rank());
             static constexpr std::int64_t kNchwAxis[] = {2, 3, 1};  // H, W, C of an NCHW image
@@ -379,7 +379,7 @@ private:
         else if (t == "ZeroPadding2D") lower_padding(n);
         else if (t == "Dropout") vals_[n.id] = input(n);
         else if (t == "BatchNormalization") lower_batch_norm(n);
-        else if (t == "Add" || t == "Concatenate") lower_merge(n);
+        else if (t == "Add" || t == "Concatenate" || t == "Multiply") lower_merge(n);
         else if (t == "Activation" || t == "ReLU" || t == "LeakyReLU" || t == "Sigmoid" || t == "Tanh" || t == "Softmax")
             lower_activation_layer(n);
         else throw input_error("cannot export node '" + n.name + "': no mapping for " + t);

@@ -101,7 +101,7 @@ public:
         case OpKind::AvgPool: {
             auto& n = node("AveragePool", L, op.inputs, op.output);
             window_attrs(n, op);
-            add_int_attr(n, "count_include_pad", 0);
+            add_int_attr(n, "count_include_pad", op.count_include_pad ? 1 : 0);
             break;
         }
         case OpKind::GlobalAvgPool:
@@ -136,6 +136,15 @@ public:
             break;
         }
         case OpKind::Concat: add_int_attr(node("Concat", L, op.inputs, op.output), "axis", op.axis); break;
+        case OpKind::Mul: {  // binary, broadcasting as numpy
+            std::string acc = op.inputs[0];
+            for (std::size_t i = 1; i < op.inputs.size(); ++i) {
+                const std::string out = i + 1 == op.inputs.size() ? op.output : op.output + "/product" + std::to_string(i);
+                node("Mul", L, {acc, op.inputs[i]}, out);
+                acc = out;
+            }
+            break;
+        }
         case OpKind::Pad: {
             const auto& p = op.pads;  // top, left, bottom, right -> begins then ends of N, C, H, W
             node("Pad", L, {op.inputs[0], int64_initializer(L + "/pads", {0, 0, p[0], p[1], 0, 0, p[2], p[3]})}, op.output);

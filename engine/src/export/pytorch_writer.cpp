@@ -125,6 +125,10 @@ public:
             break;
         case OpKind::AvgPool: {
             const std::string k = python_tuple(pair(op.kernel)) + ", " + python_tuple(pair(op.strides));
+            if (op.count_include_pad) {
+                expr = "F.avg_pool2d(F.pad(" + in + ", " + pads_lrtb(op) + "), " + k + ")  # padding counted";
+                break;
+            }
             expr = padded(op) ? "F.avg_pool2d(F.pad(" + in + ", " + pads_lrtb(op) + "), " + k +
                                     ") / F.avg_pool2d(F.pad(torch.ones_like(" + in + "[:, :1]), " + pads_lrtb(op) + "), " +
                                     k + ")  # padding not counted"
@@ -152,6 +156,9 @@ public:
         }
         case OpKind::Add:
             for (std::size_t i = 0; i < op.inputs.size(); ++i) expr += (i ? " + " : "") + var(op.inputs[i]);
+            break;
+        case OpKind::Mul:
+            for (std::size_t i = 0; i < op.inputs.size(); ++i) expr += (i ? " * " : "") + var(op.inputs[i]);
             break;
         case OpKind::Concat: {
             std::string list;

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "import/keras_formats.h"
+#include "import/onnx_reader.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_set.h"
 #include "layerforge/graph/model.h"
@@ -16,6 +17,7 @@ namespace lf {
 
 const std::vector<ModelFormat>& model_formats() {
     static const std::vector<ModelFormat> formats{
+        {"ONNX", {".onnx"}, read_onnx_model},
         {"Keras 3", {".keras"}, keras::read_archive_file},
         {"Keras HDF5", {".h5", ".hdf5"}, keras::read_h5_file},
     };

@@ -11,7 +11,7 @@ void register_dense(LayerRegistry& r);
 void register_reshaping(LayerRegistry& r);   // Flatten, Reshape, ZeroPadding2D
 void register_activations(LayerRegistry& r); // Activation, ReLU, LeakyReLU, Sigmoid, Tanh, Softmax, GELU
 void register_dropout(LayerRegistry& r);
-void register_merge(LayerRegistry& r);       // Add, Concatenate
+void register_merge(LayerRegistry& r);       // Add, Concatenate, Multiply
 void register_convolution(LayerRegistry& r); // Conv2D, DepthwiseConv2D, Conv2DTranspose
 void register_pooling(LayerRegistry& r);     // MaxPool2D, AveragePooling2D, Global{Average,Max}Pooling2D
 void register_normalization(LayerRegistry& r);  // BatchNormalization

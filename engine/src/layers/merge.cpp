@@ -1,5 +1,7 @@
-// Merge layers of the Functional API: Add (element-wise sum) and Concatenate (along an axis).
-// CPU ops: backend/cpu/merge_ops.cpp.
+// Merge layers of the Functional API: Add (element-wise sum), Concatenate (along an axis) and
+// Multiply (element-wise product; a (1, 1, C) operand is broadcast over the image, as the
+// squeeze-and-excitation blocks of EfficientNet and MobileNetV3 scale their channels).
+// CPU ops: backend/cpu/merge_ops.cpp, backend/cpu/multiply_op.cpp.
 #include "layerforge/core/checked.h"
 #include "layerforge/core/error.h"
 #include "layers/builtin.h"
@@ -15,6 +17,39 @@ std::size_t concat_axis(std::int64_t axis, std::size_t rank) {
                           " inputs (plus the batch axis)");
     return std::size_t(a);
 }
+
+// Whether `operand` is broadcast over `full` by Multiply: a (1, 1, C) against an (H, W, C) image.
+bool multiply_broadcasts(const Shape& operand, const Shape& full) {
+    return operand != full && operand.rank() == 3 && full.rank() == 3 && operand[0] == 1 && operand[1] == 1 &&
+           operand[2] == full[2];
+}
+
+namespace {
+
+LayerSpec multiply_spec() {
+    LayerSpec s;
+    s.type = "Multiply";
+    s.category = "Merge";
+    s.help = "Multiplies its inputs element-wise; a (1, 1, C) input scales each channel of an (H, W, C) one.";
+    s.min_inputs = 2;
+    s.max_inputs = -1;
+    s.infer = [](const Params&, const std::vector<Shape>& in) {
+        Shape full = in[0];
+        for (const Shape& x : in)
+            if (x.elements() > full.elements()) full = x;
+        for (const Shape& x : in)
+            if (x != full && !multiply_broadcasts(x, full))
+                throw input_error("Multiply needs inputs of one shape, or (1, 1, C) ones beside an (H, W, C) image; got " +
+                                  x.str() + " and " + full.str());
+        LayerInfo info;
+        info.output = full;
+        info.flops = mul_size(std::int64_t(in.size() - 1), full.elements());
+        return info;
+    };
+    return s;
+}
+
+}  // namespace
 
 void register_merge(LayerRegistry& r) {
     LayerSpec add;
@@ -58,6 +93,7 @@ void register_merge(LayerRegistry& r) {
         return info;
     };
     r.add(std::move(cat));
+    r.add(multiply_spec());
 }
 
 }  // namespace lf

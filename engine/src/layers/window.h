@@ -30,6 +30,11 @@ Window2D transposed_window(const Shape& in, const IntList& kernel, const IntList
 // The same from the Conv2DTranspose parameters.
 Window2D transposed_window(const Shape& in, const Params& p);
 
+// The window of MaxPool2D / AveragePooling2D from their parameters: 'valid', 'same' or
+// 'explicit' padding (top, bottom, left, right), optionally with ceil_mode; pad_r then covers
+// the last window. Throws lf::Error (Input); `what` names the layer (layers/pooling.cpp).
+Window2D pool_window(const Shape& in, const Params& p, const std::string& what);
+
 // The H x W x C input the layer needs; throws lf::Error (Input) for other ranks.
 void require_image(const Shape& in, const std::string& what);
 

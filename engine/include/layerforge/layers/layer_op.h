@@ -26,6 +26,7 @@ enum class LayerOp : std::uint8_t {
     Dropout,
     Add,
     Concatenate,
+    Multiply,
     Conv2D,
     DepthwiseConv2D,
     Conv2DTranspose,
@@ -44,7 +45,7 @@ inline constexpr std::size_t kLayerOpCount = std::size_t(LayerOp::Count);
 inline constexpr std::array<std::string_view, kLayerOpCount> kLayerOpNames = {
     "Input",     "Dense",   "Flatten",     "Reshape",         "ZeroPadding2D",   "Activation",
     "ReLU",      "LeakyReLU", "Sigmoid",   "Tanh",            "GELU",            "Softmax",
-    "Dropout",   "Add",     "Concatenate", "Conv2D",          "DepthwiseConv2D", "Conv2DTranspose",
+    "Dropout",   "Add",     "Concatenate", "Multiply", "Conv2D",          "DepthwiseConv2D", "Conv2DTranspose",
     "MaxPool2D", "AveragePooling2D", "GlobalAveragePooling2D", "GlobalMaxPooling2D", "BatchNormalization", ""};
 static_assert(kLayerOpNames[std::size_t(LayerOp::BatchNormalization)] == "BatchNormalization" &&
                   kLayerOpNames[std::size_t(LayerOp::Plugin)].empty(),

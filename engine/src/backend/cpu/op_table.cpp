@@ -27,6 +27,7 @@ constexpr OpTableEntry<CpuFactory> kCpuOps[] = {
     {LayerOp::Dropout, make_dropout_op},
     {LayerOp::Add, make_add_op},
     {LayerOp::Concatenate, make_concatenate_op},
+    {LayerOp::Multiply, make_multiply_op},
     {LayerOp::Conv2D, make_conv_op},
     {LayerOp::DepthwiseConv2D, make_conv_op},
     {LayerOp::Conv2DTranspose, make_conv_op},
@@ -74,7 +75,9 @@ bool cpu_backward_reads_output(const ScheduledStep& step, const Schedule& schedu
     case LayerOp::BatchNormalization:  // its input, statistics and workspace
     case LayerOp::Dropout:             // its mask
     case LayerOp::Add:
-    case LayerOp::Concatenate: return false;
+    case LayerOp::Concatenate:
+    case LayerOp::Multiply:  // its inputs
+        return false;
     default: return true;  // global pooling, padding, plugin loops: assumed to
     }
 }

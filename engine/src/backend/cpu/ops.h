@@ -11,6 +11,7 @@ std::unique_ptr<CpuOp> make_activation_op(const OpSetup& s);  // every Activatio
 std::unique_ptr<CpuOp> make_dropout_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_add_op(const OpSetup& s);
 std::unique_ptr<CpuOp> make_concatenate_op(const OpSetup& s);
+std::unique_ptr<CpuOp> make_multiply_op(const OpSetup& s);     // element-wise, a (1, 1, C) operand broadcast
 std::unique_ptr<CpuOp> make_conv_op(const OpSetup& s);         // Conv2D, DepthwiseConv2D, Conv2DTranspose
 std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s);      // MaxPool2D, AveragePooling2D
 std::unique_ptr<CpuOp> make_global_pooling_op(const OpSetup& s);  // GlobalAveragePooling2D, GlobalMaxPooling2D

@@ -13,8 +13,6 @@
 
 namespace lf {
 
-IntList pool_strides(const Params& p);  // layers/pooling.cpp
-
 namespace {
 
 using dnnl::memory;
@@ -29,15 +27,18 @@ public:
         const std::string& type = s.node.spec->type;
         const Shape& in = s.node.inputs[0];
         const bool is_max = type == "MaxPool2D";
-        Window2D w = conv_window(in, param_list(s.node.params, "pool_size"), pool_strides(s.node.params), {1, 1},
-                                 param_str(s.node.params, "padding"), type);
+        const Window2D w = pool_window(in, s.node.params, type);
         auto src_md = memory::desc({s.batch, in[2], in[0], in[1]}, memory::data_type::f32, memory::format_tag::nhwc);
         auto dst_md = memory::desc({s.batch, in[2], w.out[0], w.out[1]}, memory::data_type::f32,
                                    memory::format_tag::nhwc);
         const memory::dims strides{w.stride[0], w.stride[1]}, kernel{w.kernel[0], w.kernel[1]},
             pad_l{w.pad_l[0], w.pad_l[1]}, pad_r{w.pad_r[0], w.pad_r[1]};
-        // TensorFlow averages over the window's valid elements only.
-        const algorithm alg = is_max ? algorithm::pooling_max : algorithm::pooling_avg_exclude_padding;
+        // TensorFlow averages over the window's valid elements only; ONNX and PyTorch by default
+        // over the whole window. oneDNN's max pooling never picks a padded element (-inf padding).
+        const bool include_pad = !is_max && param_bool(s.node.params, "count_include_pad");
+        const algorithm alg = is_max        ? algorithm::pooling_max
+                              : include_pad ? algorithm::pooling_avg_include_padding
+                                            : algorithm::pooling_avg_exclude_padding;
         auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
         pooling_forward::primitive_desc fpd(
             pooling_forward::desc(prop, alg, src_md, dst_md, strides, kernel, pad_l, pad_r), act_.attr(), ctx_.eng);

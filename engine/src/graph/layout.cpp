@@ -1,10 +1,10 @@
-#include "canvas/auto_layout.h"
+#include "layerforge/graph/layout.h"
 
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
 
-namespace lf::ui {
+namespace lf {
 
 namespace {
 
@@ -73,16 +73,16 @@ Layering orderedLayers(const Graph& g) {
 
 }  // namespace
 
-std::map<std::string, QPointF> layeredLayout(const Graph& g, LayoutDirection direction) {
+Layout layered_layout(const Graph& g, LayoutDirection direction) {
     const Layering L = orderedLayers(g);
-    std::map<std::string, QPointF> at;
+    Layout at;
     for (std::size_t l = 0; l < L.layers.size(); ++l) {
         const auto& layer = L.layers[l];
         double offset = -double(layer.size() - 1) / 2;  // centre each layer on the main axis
         for (std::size_t i = 0; i < layer.size(); ++i) {
             double along = double(l) * kLayerGap, across = (offset + double(i)) * kRowGap;
-            at[layer[i]] = direction == LayoutDirection::LeftToRight ? QPointF(along, across)
-                                                                     : QPointF(across * 2, along / 2);
+            at[layer[i]] = direction == LayoutDirection::LeftToRight ? LayoutPoint{along, across}
+                                                                     : LayoutPoint{across * 2, along / 2};
         }
     }
     return at;
@@ -91,7 +91,7 @@ std::map<std::string, QPointF> layeredLayout(const Graph& g, LayoutDirection dir
 // A long chain laid out in one row shrinks to unreadable bars when fitted. Here the layers go
 // left to right in bands of `perBand` layers stacked top to bottom, with the band length that
 // lets the whole graph fit `view` at the largest zoom.
-std::map<std::string, QPointF> wrappedLayout(const Graph& g, QSizeF view) {
+Layout wrapped_layout(const Graph& g, double view_width, double view_height) {
     const Layering L = orderedLayers(g);
     const int layers = int(L.layers.size());
     auto bandHeights = [&](int perBand) {
@@ -108,10 +108,10 @@ std::map<std::string, QPointF> wrappedLayout(const Graph& g, QSizeF view) {
     for (int perBand = 1; perBand <= layers; ++perBand) {
         double height = 0;
         for (double h : bandHeights(perBand)) height += h;
-        const double zoom = std::min(view.width() / (double(perBand) * kLayerGap), view.height() / height);
+        const double zoom = std::min(view_width / (double(perBand) * kLayerGap), view_height / height);
         if (zoom > bestZoom * 1.0001) bestZoom = zoom, best = perBand;
     }
-    std::map<std::string, QPointF> at;
+    Layout at;
     const std::vector<double> heights = bandHeights(best);
     double top = 0;
     for (int l = 0; l < layers; ++l) {
@@ -120,19 +120,19 @@ std::map<std::string, QPointF> wrappedLayout(const Graph& g, QSizeF view) {
         const auto& layer = L.layers[std::size_t(l)];
         const double offset = -double(layer.size() - 1) / 2;
         for (std::size_t i = 0; i < layer.size(); ++i)
-            at[layer[i]] = QPointF(double(l % best) * kLayerGap, top + (offset + double(i)) * kRowGap);
+            at[layer[i]] = LayoutPoint{double(l % best) * kLayerGap, top + (offset + double(i)) * kRowGap};
     }
     return at;
 }
 
-int countCrossings(const Graph& g, const std::map<std::string, QPointF>& at, LayoutDirection direction) {
+int count_crossings(const Graph& g, const Layout& at, LayoutDirection direction) {
     auto across = [&](const std::string& id) {
-        QPointF p = at.at(id);
-        return direction == LayoutDirection::LeftToRight ? p.y() : p.x();
+        const LayoutPoint& p = at.at(id);
+        return direction == LayoutDirection::LeftToRight ? p.y : p.x;
     };
     auto along = [&](const std::string& id) {
-        QPointF p = at.at(id);
-        return direction == LayoutDirection::LeftToRight ? p.x() : p.y();
+        const LayoutPoint& p = at.at(id);
+        return direction == LayoutDirection::LeftToRight ? p.x : p.y;
     };
     int crossings = 0;
     for (std::size_t i = 0; i < g.edges.size(); ++i)
@@ -145,4 +145,9 @@ int countCrossings(const Graph& g, const std::map<std::string, QPointF>& at, Lay
     return crossings;
 }
 
-}  // namespace lf::ui
+void apply_layout(Graph& g, const Layout& at) {
+    for (Node& n : g.nodes)
+        if (auto it = at.find(n.id); it != at.end()) n.x = it->second.x, n.y = it->second.y;
+}
+
+}  // namespace lf
