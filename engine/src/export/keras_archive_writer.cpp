@@ -84,7 +84,7 @@ Json layer_config(const Model& m, const std::string& id) {
                             {"sparse", false}, {"name", n.name}}},
                 {"registered_name", nullptr}, {"name", n.name}, {"inbound_nodes", Json::array()}};
     auto [cls, args] = keras_layer(n, m.info(id).params);
-    Json config = {{"name", n.name}, {"trainable", true}, {"dtype", dtype_policy()}};
+    Json config = {{"name", n.name}, {"trainable", n.trainable}, {"dtype", dtype_policy()}};
     for (auto& [key, value] : args.items()) config[key] = value;
     Json inputs = Json::array(), shapes = Json::array();
     for (const Edge& e : m.graph().inputs_of(id)) {

@@ -85,6 +85,7 @@ struct Importer {
             fail(e.what());
         }
         Node& n = addNode(converted.type, name, std::move(converted.params));
+        if (const auto t = c.find("trainable"); t != c.end() && t->is_boolean()) n.trainable = t->get<bool>();  // a frozen layer stays frozen
         if (converted.type == "BatchNormalization") channelAxis[n.id] = converted.channel_axis;
         for (const std::string& w : converted.absent_weights)
             out.notes.push_back("layer '" + name + "': no " + w + " in Keras (" + (w == "beta" ? "center" : "scale") +

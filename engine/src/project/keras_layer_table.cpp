@@ -1,7 +1,8 @@
 // Keras layer configs -> Layerforge layers. Keras 2 (tf.keras) and Keras 3 write the same
 // classes with a few different field names (LeakyReLU alpha / negative_slope, InputLayer
 // batch_input_shape / batch_shape) and aliases (MaxPool2D for MaxPooling2D). Fields that do not
-// change the computation (dtype, trainable, initializers) are ignored.
+// change the computation (dtype, initializers) are ignored; `trainable` becomes the node's flag
+// (keras_import.cpp).
 #include "project/keras_layer_table.h"
 
 #include <algorithm>
