@@ -4,7 +4,12 @@
 // inference forward for reference. Variants alternate in rounds (A B A B ...) so load changes on
 // a shared machine hit both alike; each reports the median over rounds.
 //
+// With --onnx FILE the network is an imported one instead (e.g. torchvision's resnet18 written by
+// bench/make_import_models.py): its head is replaced after the layer feeding the global pooling
+// by Dense(3, softmax), and that layer and everything before it is the backbone.
+//
 // Usage: bench_freeze [--batch 32] [--size 64] [--blocks 2] [--steps 5] [--rounds 5] [--threads N]
+//                     [--onnx FILE]
 // Data are random inputs and labels: the work per step does not depend on the values.
 #include <omp.h>
 
@@ -12,7 +17,9 @@
 #include <random>
 
 #include "layerforge/devices/devices.h"
+#include "layerforge/core/error.h"
 #include "layerforge/graph/fine_tune.h"
+#include "layerforge/import/import.h"
 #include "layerforge/train/host_loss.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/optimizer.h"
@@ -60,6 +67,15 @@ lf::Graph resnet_like(std::int64_t size, int blocks, std::string& backbone_end) 
     auto pool = b.add("GlobalAveragePooling2D", {}, {x});
     b.add("Dense", {{"units", std::int64_t(3)}, {"activation", std::string("softmax")}}, {pool});
     return b.g;
+}
+
+// An imported network with its head replaced for 3 classes; `backbone_end` feeds its global pooling.
+lf::Graph imported(const std::string& path, std::string& backbone_end) {
+    const lf::ImportedModel m = lf::import_model_file(path);
+    for (const lf::Node& n : m.graph.nodes)
+        if (n.type == "GlobalAveragePooling2D") backbone_end = m.graph.inputs_of(n.id).at(0).from.node;
+    if (backbone_end.empty()) throw lf::Error(lf::ErrorKind::Input, path + ": no GlobalAveragePooling2D to cut before");
+    return lf::replace_head(m.graph, backbone_end, 3).graph;
 }
 
 struct Round {
@@ -116,7 +132,8 @@ private:
 };
 
 void usage() {
-    std::fprintf(stderr, "usage: bench_freeze [--batch N] [--size N] [--blocks N] [--steps N] [--rounds N] [--threads N]\n");
+    std::fprintf(stderr, "usage: bench_freeze [--batch N] [--size N] [--blocks N] [--steps N] [--rounds N] [--threads N] "
+                         "[--onnx FILE]\n");
 }
 
 double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
@@ -126,6 +143,7 @@ double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
 int main(int argc, char** argv) {
     std::int64_t batch = 32, size = 64;
     int blocks = 2, steps = 5, rounds = 5, threads = 0;
+    std::string onnx;
     const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
         if (a == "--batch") batch = std::stoll(value());
         else if (a == "--size") size = std::stoll(value());
@@ -133,6 +151,7 @@ int main(int argc, char** argv) {
         else if (a == "--steps") steps = std::stoi(value());
         else if (a == "--rounds") rounds = std::stoi(value());
         else if (a == "--threads") threads = std::stoi(value());
+        else if (a == "--onnx") onnx = value();
         else return false;
         return true;
     });
@@ -140,7 +159,7 @@ int main(int argc, char** argv) {
     if (threads > 0) omp_set_num_threads(threads);
     try {
         std::string end;
-        const lf::Graph all = resnet_like(size, blocks, end);
+        const lf::Graph all = onnx.empty() ? resnet_like(size, blocks, end) : imported(onnx, end);
         lf::Graph frozen = all;
         for (const std::string& id : lf::nodes_up_to(frozen, end)) frozen.find(id)->trainable = false;
         Variant a(all, batch), f(frozen, batch);
@@ -151,10 +170,12 @@ int main(int argc, char** argv) {
             a_step.push_back(ra.step), f_step.push_back(rf.step);
             a_inf.push_back(ra.inference), f_inf.push_back(rf.inference);
         }
-        std::printf("resnet-like (%d blocks per stage, %zu layers, %lld params), input %lldx%lldx3, batch %lld, "
-                    "OpenMP threads %d, %d rounds of %d steps; ms, median over rounds\n",
-                    blocks, all.nodes.size(), (long long)a.model().analysis().total_params, (long long)size,
-                    (long long)size, (long long)batch, omp_get_max_threads(), rounds, steps);
+        const lf::Shape in = a.model().info(a.model().input_node()).layer.output;
+        std::printf("%s (%zu layers, %lld params), input %s, batch %lld, OpenMP threads %d, %d rounds of %d steps; "
+                    "ms, median over rounds\n",
+                    onnx.empty() ? ("resnet-like, " + std::to_string(blocks) + " blocks per stage").c_str() : onnx.c_str(),
+                    all.nodes.size(), (long long)a.model().analysis().total_params, in.str().c_str(), (long long)batch,
+                    omp_get_max_threads(), rounds, steps);
         std::printf("%-18s | %12s | %12s | %16s | %s\n", "variant", "train step", "inference", "trainable params",
                     "kernels with a backward");
         std::printf("%-18s | %12.1f | %12.1f | %16lld | %zu\n", "all trainable", median(a_step), median(a_inf),

@@ -73,6 +73,16 @@
     </message>
 </context>
 <context>
+    <name>lf::ui::ModelImport</name>
+    <message numerus="yes">
+        <source>Imported %1 (%2): %n layers.</source>
+        <translation>
+            <numerusform>Imported %1 (%2): %n layer.</numerusform>
+            <numerusform>Imported %1 (%2): %n layers.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::SettingsDiffView</name>
     <message numerus="yes">
         <source>%n setting(s) differ between run %1 and run %2.</source>

@@ -275,6 +275,26 @@ The example stays bound to Fashion-MNIST read into memory.</source>
         <source>%1+%2 ms · %3</source>
         <translation>%1+%2 毫秒 · %3</translation>
     </message>
+    <message>
+        <source>Freeze up to %1</source>
+        <translation>冻结至 %1</translation>
+    </message>
+    <message>
+        <source>Freeze block %1</source>
+        <translation>冻结模块 %1</translation>
+    </message>
+    <message>
+        <source>the image folder %1 has no class folders</source>
+        <translation>图像文件夹 %1 中没有类别文件夹</translation>
+    </message>
+    <message>
+        <source>Replace head after %1 (%2 classes)</source>
+        <translation>替换 %1 之后的输出头（%2 个类别）</translation>
+    </message>
+    <message>
+        <source>%1 params, frozen</source>
+        <translation>%1 个参数，已冻结</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::BindingSettings</name>
@@ -374,6 +394,14 @@ The example stays bound to Fashion-MNIST read into memory.</source>
         <source>Fashion-MNIST (installed) is read into memory as is</source>
         <translation>Fashion-MNIST（已安装）按原样读入内存</translation>
     </message>
+    <message>
+        <source>ImageNet mean/std (torchvision models)</source>
+        <translation>ImageNet 均值/标准差（torchvision 模型）</translation>
+    </message>
+    <message>
+        <source>Scale to [-1, 1] (Keras MobileNetV2)</source>
+        <translation>缩放到 [-1, 1]（Keras MobileNetV2）</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::CanvasScene</name>
@@ -399,6 +427,26 @@ The example stays bound to Fashion-MNIST read into memory.</source>
     <message>
         <source>Add %1</source>
         <translation>添加 %1</translation>
+    </message>
+    <message>
+        <source>Replace head (%1 classes)</source>
+        <translation>替换输出头（%1 个类别）</translation>
+    </message>
+    <message>
+        <source>Replace head</source>
+        <translation>替换输出头</translation>
+    </message>
+    <message>
+        <source>Remove the layers after this one and attach global pooling and a Dense softmax layer with the bound dataset&apos;s classes</source>
+        <translation>删除此层之后的层，并接上全局池化和一个按所绑定数据集类别数设置的 Dense softmax 层</translation>
+    </message>
+    <message>
+        <source>Freeze up to here</source>
+        <translation>冻结至此层</translation>
+    </message>
+    <message>
+        <source>Freeze block</source>
+        <translation>冻结模块</translation>
     </message>
 </context>
 <context>
@@ -978,6 +1026,22 @@ Overwrite them?</source>
         <source>Not renamed: %1</source>
         <translation>未重命名：%1</translation>
     </message>
+    <message>
+        <source>Trainable</source>
+        <translation>可训练</translation>
+    </message>
+    <message>
+        <source>Unchecked: the layer is frozen. Its weights keep their values while training, and a BatchNormalization uses its moving statistics, as Keras&apos; trainable = False</source>
+        <translation>未勾选：该层被冻结。训练时其权重保持不变，BatchNormalization 使用其滑动统计量，与 Keras 的 trainable = False 相同</translation>
+    </message>
+    <message>
+        <source>Unfreeze %1</source>
+        <translation>解冻 %1</translation>
+    </message>
+    <message>
+        <source>Freeze %1</source>
+        <translation>冻结 %1</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::LayerCostModel</name>
@@ -1129,10 +1193,6 @@ Overwrite them?</source>
     <message>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Import Keras Model (JSON)…</source>
-        <translation>导入 Keras 模型 (JSON)(&amp;I)…</translation>
     </message>
     <message>
         <source>Ctrl+I</source>
@@ -1311,14 +1371,6 @@ Overwrite them?</source>
         <translation>已导入 %1</translation>
     </message>
     <message>
-        <source>Import Keras model</source>
-        <translation>导入 Keras 模型</translation>
-    </message>
-    <message>
-        <source>Keras model JSON (*.json);;All files (*)</source>
-        <translation>Keras 模型 JSON (*.json);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Recover unsaved work?</source>
         <translation>恢复未保存的工作？</translation>
     </message>
@@ -1438,6 +1490,38 @@ Overwrite them?</source>
         <source>Profile</source>
         <translation>性能分析</translation>
     </message>
+    <message>
+        <source>&amp;Import Model…</source>
+        <translation>导入模型(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Import model</source>
+        <translation>导入模型</translation>
+    </message>
+    <message>
+        <source>Keras model JSON, the graph only (*.json);;All files (*)</source>
+        <translation>Keras 模型 JSON，仅网络结构 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>An import is already running</source>
+        <translation>已有导入正在进行</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>正在导入 %1…</translation>
+    </message>
+    <message>
+        <source>Save the imported project</source>
+        <translation>保存导入的项目</translation>
+    </message>
+    <message>
+        <source>Cannot import model</source>
+        <translation>无法导入模型</translation>
+    </message>
+    <message>
+        <source>Model imported</source>
+        <translation>模型已导入</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::MemoryBar</name>
@@ -1463,6 +1547,47 @@ Overwrite them?</source>
     <message>
         <source> (smoothed %1)</source>
         <translation>（平滑值 %1）</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::ModelImport</name>
+    <message>
+        <source>ImageNet mean and standard deviation (torchvision)</source>
+        <translation>ImageNet 均值和标准差（torchvision）</translation>
+    </message>
+    <message>
+        <source>[-1, 1] (Keras preprocess_input of MobileNetV2)</source>
+        <translation>[-1, 1]（Keras MobileNetV2 的 preprocess_input）</translation>
+    </message>
+    <message>
+        <source>[0, 1]</source>
+        <translation>[0, 1]</translation>
+    </message>
+    <message>
+        <source>not recorded in the file: check the model&apos;s documentation</source>
+        <translation>文件中未记录：请查阅该模型的文档</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %1 (%2): %n layers.</source>
+        <translation>
+            <numerusform>已导入 %1（%2）：%n 个层。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Input normalisation the network expects: %1</source>
+        <translation>网络期望的输入归一化：%1</translation>
+    </message>
+    <message>
+        <source>Converted:</source>
+        <translation>已转换：</translation>
+    </message>
+    <message>
+        <source>Models (%1);;All files (*)</source>
+        <translation>模型 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1: not enough memory to import the model</source>
+        <translation>%1：内存不足，无法导入该模型</translation>
     </message>
 </context>
 <context>

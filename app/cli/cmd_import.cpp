@@ -5,7 +5,6 @@
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/import/import.h"
-#include "layerforge/run/session.h"  // default_weights_path
 
 namespace lf::cli {
 
@@ -23,9 +22,9 @@ int run_import(const Args& args, const Reporter& out) {
     const auto project = args.value("out");
     if (!project || std::filesystem::path(*project).extension() != ".lfproj")
         throw input_error("give --out DIR/NAME.lfproj, the project to create");
-    const std::string weights = default_weights_path(*project);
+    const std::vector<std::string> files = imported_project_files(*project);
     // As export: existing files are kept unless --force.
-    for (const std::string& f : {*project, weights})
+    for (const std::string& f : files)
         if (std::filesystem::exists(f) && !args.flag("force"))
             throw input_error(f + " exists; use --force to overwrite (nothing was written)");
     ImportedModel m = import_model_file(model_path);
@@ -35,8 +34,7 @@ int run_import(const Args& args, const Reporter& out) {
              std::to_string(model.weights().size()) + " parameters");
     for (const std::string& c : m.conversions) out.line("  " + c);
     out.line("input normalisation: " + normalization_advice(m.normalization));
-    out.line("wrote " + *project);
-    out.line("wrote " + weights);
+    for (const std::string& f : files) out.line("wrote " + f);
     out.object({{"event", "imported"},
                 {"model", model_path},
                 {"source", m.source},
@@ -44,7 +42,7 @@ int run_import(const Args& args, const Reporter& out) {
                 {"parameters", model.weights().size()},
                 {"conversions", m.conversions},
                 {"normalization", m.normalization},
-                {"files", {*project, weights}}});
+                {"files", files}});
     return 0;
 }
 
@@ -53,11 +51,11 @@ int run_import(const Args& args, const Reporter& out) {
 Command import_command() {
     CommandSpec s{"import", "import MODEL --out DIR/NAME.lfproj [--force] [--json]",
                   "Imports a pretrained network (.onnx) as a project: its layers on the canvas, channels last,\n"
-                  "and its weights as the project's weights file, so evaluate, predict, export and train start\n"
-                  "from them. Prints what was converted and the input normalisation to choose. Every node\n"
+                  "and its weights as the project's weights file (evaluate, predict and export use them) and\n"
+                  "as its initial weights (NAME.pretrained.safetensors: every new run starts from them). Prints what was converted and the input normalisation to choose. Every node\n"
                   "that cannot be converted is named before anything is written; existing files are kept\n"
                   "unless --force.",
-                  {{"out", "PATH", "the project to write (NAME.lfproj; NAME.weights.safetensors beside it)"},
+                  {{"out", "PATH", "the project to write (NAME.lfproj; NAME.weights.safetensors and NAME.pretrained.safetensors beside it)"},
                    {"force", "", "overwrite an existing project"},
                    kJsonOption}};
     return {s, run_import};

@@ -117,9 +117,9 @@ Command train_command() {
                    {"log-every", "N", "progress line every N steps (default 100)"},
                    {"memory-limit", "MB", "refuse plans whose memory estimate exceeds MB (overrides training.memory_limit_mb; 0: none)"},
                    {"weights-out", "PATH", "where to save the weights (default PROJECT.weights.safetensors)"},
-                   {"init", "FROM", "weights (default): start from PROJECT.weights.safetensors where it has the "
-                                    "model's weights (an imported model's, the last run's), the rest random; "
-                                    "random: from the seed only"},
+                   {"init", "FROM", "weights (default): start from the project's initial weights "
+                                    "(training.initial_weights, an imported network's) where they have the model's "
+                                    "weights, the rest random; random: from the seed only"},
                    {"resume", "[CHECKPOINT]", "continue the checkpoint's run: id, ckpt-STEP, latest (default), best"},
                    {"run", "R", "with --resume: look the checkpoint up in run R"},
                    {"checkpoint-every", "N", "checkpoint every N steps (default 0: off)"},

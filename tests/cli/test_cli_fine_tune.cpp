@@ -61,6 +61,7 @@ struct Fixture {
     QString proj, weights;
     lf::Project p;
     Fixture() : proj(dir.filePath("ft.lfproj")), weights(dir.filePath("ft.weights.safetensors")), p(project(dir.path())) {
+        p.training.initial_weights = "ft.weights.safetensors";  // as an import names its pretrained file
         lf::save_project(p, proj.toStdString());
         lf::Model m(p.graph);  // "imported" weights: anything but the seed's
         m.init_weights(1234);

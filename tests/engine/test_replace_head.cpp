@@ -3,6 +3,8 @@
 // .npy reader and writer, and the weights a new run starts from.
 #include <QtTest>
 
+#include "lf_test_util.h"
+
 #include "graph_builder.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/npy.h"
@@ -120,8 +122,9 @@ private slots:
                                old.weights().begin() + std::ptrdiff_t(o->offset)));
         }
         lf::Model fresh(backbone_with_head());
-        QVERIFY(lf::start_from_weights_file(fresh, temp_path(dir, "none.safetensors"), 4).find("random weights (seed 4)") !=
-                std::string::npos);
+        // Initial weights the project names but that are gone: an error naming them, never a silent random start.
+        LF_EXPECT_INPUT_ERROR(lf::start_from_weights_file(fresh, temp_path(dir, "none.safetensors"), 4), "none.safetensors",
+                              "training.initial_weights", "--init random");
     }
 
     void trainableRoundTripsThroughTheProjectFile() {

@@ -82,7 +82,7 @@ private Q_SLOTS:
         QVERIFY(kept == 2 || kept == 3);
         QCOMPARE(store.metrics(r.run, "test").size(), std::size_t(2));  // loss, accuracy
         QVERIFY(out.lines.front().rfind("data: 200 training, 50 validation, 50 test samples, 10 classes", 0) == 0);
-        QCOMPARE(out.lines[1], std::string("starting from random weights (seed 42)"));  // no weights file yet
+        QCOMPARE(out.lines[1], std::string("starting from random weights (seed 42)"));  // no initial weights
         QVERIFY(out.lines[2].rfind("run " + std::to_string(r.run) + " recorded in ", 0) == 0);
         QVERIFY(out.lines.back().rfind("weights saved to ", 0) == 0);
         QVERIFY(out.lines[out.lines.size() - 2].rfind("test  loss ", 0) == 0);

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "graph_builder.h"
+#include "layerforge/core/file_io.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/import/import.h"
 #include "layerforge/project/project.h"
@@ -71,6 +72,12 @@ private slots:
         lf::Model model(p.graph);
         lf::load_weights(model, lf::default_weights_path(project));
         QCOMPARE(model.weights()[model.find_weight("dense_1/bias")->offset], 0.5f);
+        // The same weights are the project's initial weights, where every new run starts.
+        QCOMPARE(p.training.initial_weights, std::string("net.pretrained.safetensors"));
+        const std::vector<std::string> files = lf::imported_project_files(project);
+        QCOMPARE(files.size(), std::size_t(3));
+        QCOMPARE(files[2], dir.filePath("net.pretrained.safetensors").toStdString());
+        QCOMPARE(lf::read_file(files[2], "pretrained"), lf::read_file(files[1], "weights"));
     }
 
     void nothingIsWrittenWhenTheWeightsDoNotMatch() {

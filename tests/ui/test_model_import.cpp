@@ -48,7 +48,7 @@ QStringList entries(const QString& dir) { return QDir(dir).entryList(QDir::Files
 
 class TestModelImport : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         QString out;
         QVERIFY2(writeOnnxModel(dir_.filePath("small.onnx"), &out), qPrintable(out));

@@ -17,6 +17,10 @@ QString nameOf(const ProjectDocument* doc, const std::string& node) {
     return QString::fromStdString(n ? n->name : node);
 }
 
+QString noClassFolders(const std::string& folder) {
+    return QObject::tr("the image folder %1 has no class folders").arg(QString::fromStdString(folder));
+}
+
 }  // namespace
 
 void freezeUpToHere(ProjectDocument* doc, const std::string& node) {
@@ -47,7 +51,7 @@ std::int64_t boundClassCount(const Project& p, QString* error) {
     try {
         const std::int64_t n = std::int64_t(scan_image_folder(p.dataset.path).class_names.size());
         if (n > 0) return n;
-        if (error) *error = QObject::tr("the image folder %1 has no class folders").arg(QString::fromStdString(p.dataset.path));
+        if (error) *error = noClassFolders(p.dataset.path);
     } catch (const Error& e) {
         if (error) *error = QString::fromStdString(e.what());
     }

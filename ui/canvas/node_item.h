@@ -34,6 +34,7 @@ public:
     void setContent(const Node& node, const NodeInfo* info, const QString& category, int inputPorts,
                     const QString& error);
     QString errorText() const { return error_; }
+    QString detailText() const { return detail_; }  // "1,234 params", "1,234 params, frozen"
     // One line under the parameter count, e.g. "0.12+0.30 ms · 1.21 MB"; empty: none.
     void setProfileText(const QString& text);
     QString profileText() const { return profile_; }

@@ -83,16 +83,25 @@ std::string imported_weights_bytes(const ImportedModel& m, const std::string& or
     return encode_weights(model, {{"source", m.source}});
 }
 
+std::vector<std::string> imported_project_files(const std::string& project_path) {
+    const std::filesystem::path p(project_path);
+    return {project_path, default_weights_path(project_path),
+            (p.parent_path() / (p.stem().string() + ".pretrained.safetensors")).string()};
+}
+
 void write_imported_project(const ImportedModel& m, const std::string& project_path) {
     const std::filesystem::path p(project_path);
+    const std::vector<std::string> files = imported_project_files(project_path);
+    const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
     Project project;
     project.name = p.stem().string();
     project.graph = m.graph;
+    project.training.initial_weights = name(files[2]);
     const std::string weights = imported_weights_bytes(m, project_path);
     const std::string folder = p.parent_path().empty() ? "." : p.parent_path().string();
-    write_file_set(folder,
-                   {{p.filename().string(), serialize_project(project)},
-                    {std::filesystem::path(default_weights_path(project_path)).filename().string(), weights}},
+    // The weights twice: as the project's weights, so Evaluate, Predict and Export use them at once
+    // (training replaces them), and as the initial weights every run starts from (never replaced).
+    write_file_set(folder, {{name(files[0]), serialize_project(project)}, {name(files[1]), weights}, {name(files[2]), weights}},
                    "the imported project");
 }
 

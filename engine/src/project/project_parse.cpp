@@ -175,7 +175,7 @@ DatasetBinding read_dataset(const JsonView& v) {
 
 TrainingConfig read_training(const JsonView& v) {
     v.expect_object({"optimizer", "loss", "metrics", "schedule", "batch_size", "epochs", "seed", "shuffle",
-                     "callbacks", "memory_limit_mb"});
+                     "callbacks", "memory_limit_mb", "initial_weights"});
     TrainingConfig t;
     if (auto o = v.child("optimizer")) t.optimizer = read_named(*o);
     if (auto l = v.child("loss")) {
@@ -200,6 +200,7 @@ TrainingConfig read_training(const JsonView& v) {
     v.read("shuffle", t.shuffle);
     v.read("memory_limit_mb", t.memory_limit_mb);
     check_min(v, "memory_limit_mb", double(t.memory_limit_mb), 0);
+    v.read("initial_weights", t.initial_weights);
     if (auto c = v.child("callbacks"))
         for (std::size_t i = 0; i < c->array_size(); ++i) t.callbacks.push_back(read_named(c->element(i)));
     return t;

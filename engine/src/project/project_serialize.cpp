@@ -111,6 +111,7 @@ Json training_json(const TrainingConfig& t) {
            {"shuffle", t.shuffle},
            {"callbacks", callbacks}};
     if (t.memory_limit_mb > 0) j["memory_limit_mb"] = t.memory_limit_mb;  // files without a limit stay as they were
+    if (!t.initial_weights.empty()) j["initial_weights"] = t.initial_weights;
     return j;
 }
 

@@ -22,10 +22,11 @@ std::string names_text(const std::vector<std::string>& names) {
 
 std::string start_from_weights_file(Model& model, const std::string& path, std::int64_t seed) {
     const std::string random = "starting from random weights (seed " + std::to_string(seed) + ")";
+    const std::string origin = path + " (the project's initial weights, training.initial_weights; use --init random "
+                                      "to start without them)";
     std::error_code ec;
-    if (path.empty() || !std::filesystem::exists(path, ec)) return random;
-    const std::string bytes = read_file(path, "weights file", kMaxWeightsFileBytes);
-    const std::string origin = path + " (use --init random to start without it)";
+    if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::Input, origin + ": no such file");
+    const std::string bytes = read_file(path, "initial weights", kMaxWeightsFileBytes);
     const std::vector<std::string> skipped =
         copy_weights(model, parse_safetensors(bytes, origin), model.weights().data(), origin, true);
     const std::size_t total = model.weight_refs().size();
@@ -35,6 +36,12 @@ std::string start_from_weights_file(Model& model, const std::string& path, std::
         line += "; " + std::to_string(skipped.size()) + " of " + std::to_string(total) +
                 " weights are not in it (or have another shape) and start random: " + names_text(skipped);
     return line;
+}
+
+std::string initial_weights_path(const std::string& project_path, const std::string& initial_weights) {
+    const std::filesystem::path p(initial_weights);
+    if (p.is_absolute() || project_path.empty()) return initial_weights;
+    return (std::filesystem::path(project_path).parent_path() / p).string();
 }
 
 }  // namespace lf

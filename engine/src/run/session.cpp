@@ -182,9 +182,10 @@ SessionResult TrainingSession::run() {
     require_training_fits(p, o.device);  // before the weights are allocated
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
-    const std::string start = o.resume || o.init == InitialWeights::Random || o.project_path.empty()
-                                  ? std::string()
-                                  : start_from_weights_file(model, default_weights_path(o.project_path), p.training.seed);
+    const std::string start =
+        o.resume || o.init == InitialWeights::Random || p.training.initial_weights.empty()
+            ? std::string()
+            : start_from_weights_file(model, initial_weights_path(o.project_path, p.training.initial_weights), p.training.seed);
     Trainer trainer(model, p.training, o.device);
     trainer.add_observer(gate_.get());
     for (TrainObserver* obs : o.observers) trainer.add_observer(obs);

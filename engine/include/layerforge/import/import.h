@@ -44,8 +44,12 @@ ImportedModel import_model_file(const std::string& path);
 // as the project's weights file.
 std::string imported_weights_bytes(const ImportedModel& m, const std::string& origin);
 
-// Writes PROJECT_PATH (.lfproj, named after its file) and its weights file beside it
-// (NAME.weights.safetensors) as one file set: both or neither.
+// Writes PROJECT_PATH (.lfproj, named after its file), its weights file beside it
+// (NAME.weights.safetensors, what Evaluate, Predict and Export read) and the same weights as the
+// project's initial weights (NAME.pretrained.safetensors, training.initial_weights: where every
+// new run starts), as one file set: all or none.
 void write_imported_project(const ImportedModel& m, const std::string& project_path);
+// The three files it writes: the project, its weights, its initial weights.
+std::vector<std::string> imported_project_files(const std::string& project_path);
 
 }  // namespace lf

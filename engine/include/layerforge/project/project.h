@@ -46,6 +46,10 @@ struct TrainingConfig {
     bool shuffle = true;
     std::vector<NamedConfig> callbacks;       // EarlyStopping, ReduceLROnPlateau
     std::int64_t memory_limit_mb = 0;         // 0: none; a plan whose estimate exceeds it is refused
+    // The weights file a new run starts from (relative to the project): an imported network's
+    // NAME.pretrained.safetensors. Empty: the initialisers and the seed. Never written by training,
+    // so every run of the project starts from the same weights.
+    std::string initial_weights;
     bool operator==(const TrainingConfig&) const = default;
 };
 

@@ -21,9 +21,9 @@ namespace lf {
 
 // Where a new run's weights start (a resume starts from its checkpoint).
 enum class InitialWeights {
-    ProjectFile,  // the project's weights file, NAME.weights.safetensors (an imported model's, the last
-                  // run's): each weight it holds under the model's name and shape; the rest, and
-                  // all of them when there is no such file, from the initialisers and the seed
+    ProjectFile,  // the project's initial weights (training.initial_weights, an imported network's):
+                  // each weight they hold under the model's name and shape; the rest, and all of
+                  // them when the project names none, from the initialisers and the seed
     Random,       // the initialisers and the seed only
 };
 

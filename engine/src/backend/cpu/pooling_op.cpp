@@ -39,7 +39,10 @@ public:
         const algorithm alg = is_max        ? algorithm::pooling_max
                               : include_pad ? algorithm::pooling_avg_include_padding
                                             : algorithm::pooling_avg_exclude_padding;
-        auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
+        // A training plan's pooling below every trainable layer (a frozen backbone) has no gradient
+        // to pass down: it runs as at inference, without max pooling's workspace.
+        const bool backward = s.training && !s.in_grad.empty() && s.in_grad[0];
+        auto prop = backward ? prop_kind::forward_training : prop_kind::forward_inference;
         pooling_forward::primitive_desc fpd(
             pooling_forward::desc(prop, alg, src_md, dst_md, strides, kernel, pad_l, pad_r), act_.attr(), ctx_.eng);
         fwd_ = pooling_forward(fpd);
@@ -47,7 +50,7 @@ public:
                      {DNNL_ARG_DST, wrap(dst_md, ctx_, act_.primitive_dst())}};
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
         impl_ = fpd.impl_info_str();
-        if (!s.training || !s.in_grad[0]) return;
+        if (!backward) return;
         if (is_max) {
             workspace_ = memory(fpd.workspace_desc(), ctx_.eng);
             fwd_args_[DNNL_ARG_WORKSPACE] = workspace_;
