@@ -11,11 +11,11 @@ pkgs=(
   dataset-fashion-mnist
   libonnx-dev libprotobuf-dev protobuf-compiler
   libhdf5-dev libzip-dev
-  python3-numpy python3-onnx python3-opencv python3-torch python3-h5py
+  python3-numpy python3-onnx python3-opencv python3-torch python3-torchvision python3-h5py
   xvfb xauth
 )
 if [ "${LF_SETUP_BENCH:-0}" = 1 ]; then
-  pkgs+=(python3-torchvision python3-pil libopenblas0-openmp)
+  pkgs+=(python3-pil libopenblas0-openmp)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
