@@ -39,12 +39,6 @@ std::string known_extensions() {
     return s.empty() ? "none in this build" : s;
 }
 
-std::string dims_text(const std::vector<std::int64_t>& dims) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
-    return s + ")";
-}
-
 }  // namespace
 
 ImportedModel import_model_file(const std::string& path) {

@@ -3,17 +3,12 @@
 // (kh, kw, in, multiplier), Conv2DTranspose (kh, kw, out, in), Dense (in, units)).
 #include "import/onnx_convert.h"
 #include "import/onnx_fold.h"
+#include "layerforge/store/weights_file.h"  // dims_text
 #include "layers/window.h"
 
 namespace lf::onnx_import {
 
 namespace {
-
-std::string dims_text(const std::vector<std::int64_t>& d) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
-    return s + ")";
-}
 
 struct ConvAttrs {
     IntList kernel, strides, dilations, pads;  // pads: top, left, bottom, right as ONNX orders them

@@ -6,16 +6,11 @@
 
 #include "import/onnx_convert.h"
 #include "import/onnx_fold.h"
+#include "layerforge/store/weights_file.h"  // dims_text
 
 namespace lf::onnx_import {
 
 namespace {
-
-std::string dims_text(const std::vector<std::int64_t>& d) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
-    return s + ")";
-}
 
 // Axes of a rank-4 tensor as 0..3.
 std::set<std::int64_t> axes_set(const std::vector<std::int64_t>& axes) {

@@ -10,13 +10,13 @@
 
 namespace lf {
 
-namespace {
-
-std::string dims_text(const std::vector<std::int64_t>& d) {  // a weight's full shape: "(784, 100)"
+std::string dims_text(const std::vector<std::int64_t>& d) {
     std::string s = "(";
     for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
     return s + ")";
 }
+
+namespace {
 
 // Bytes per element of the safetensors dtypes; 0 for a dtype this reader does not know.
 std::size_t dtype_bytes(const std::string& dtype) {

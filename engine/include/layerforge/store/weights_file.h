@@ -19,6 +19,9 @@ struct TensorRef {  // a float32 tensor to encode; data is not owned
     std::size_t size = 0;
 };
 
+// A tensor's full shape, batch included when it has one: "(784, 100)".
+std::string dims_text(const std::vector<std::int64_t>& dims);
+
 std::string encode_safetensors(const std::vector<TensorRef>& tensors,
                                const std::map<std::string, std::string>& metadata = {});
 
