@@ -2,6 +2,9 @@
 // canvas and to auto-layout it; time from an inspector edit (the Input shape, which changes
 // the shape on every edge) to updated labels on all edges; frame time for pan and zoom.
 // Run with QT_QPA_PLATFORM=offscreen (or under xvfb-run).
+//   studio_bench [NODES]        the generated graph (default 1,000 nodes)
+//   studio_bench PROJECT.lfproj  a project instead, e.g. an imported densenet121 (its Input's
+//                                height and width alternate between their size and 7/8 of it)
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QScrollBar>
@@ -65,13 +68,26 @@ double frameTime(CanvasView& view, int frames, bool zoom) {
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
-    const int count = argc > 1 ? std::atoi(argv[1]) : 1000;
+    const std::string arg = argc > 1 ? argv[1] : "1000";
+    const bool fromFile = arg.ends_with(".lfproj");
     ProjectDocument doc;
     CanvasScene scene(&doc);
     CanvasView view(&scene);
     view.resize(1400, 860);
     view.show();
-    Project p = generated(count);
+    Project p = fromFile ? load_project(arg) : generated(std::atoi(arg.c_str()));
+    const int count = int(p.graph.nodes.size());
+    std::string input = "n0";
+    IntList inputShape{65};
+    for (const Node& n : p.graph.nodes)
+        if (fromFile && n.type == "Input") input = n.id, inputShape = std::get<IntList>(n.params.at("shape"));
+    // The i-th edit's Input shape: every edge's shape changes with it.
+    const auto shapeFor = [&](int i) {
+        IntList s = inputShape;
+        if (!fromFile) return IntList{65 + i};
+        if (i % 2 == 0) s[0] = s[0] * 7 / 8, s[1] = s[1] * 7 / 8;
+        return s;
+    };
 
     QElapsedTimer t;
     t.start();
@@ -83,11 +99,11 @@ int main(int argc, char** argv) {
     app.processEvents();
 
     Inspector inspector(&doc);
-    inspector.setNode("n0");
+    inspector.setNode(QString::fromStdString(input));
     std::vector<double> edits;
     for (int i = 0; i < 20; ++i) {
         t.restart();
-        inspector.applyParam("shape", IntList{65 + i});
+        inspector.applyParam("shape", shapeFor(i));
         edits.push_back(ms(t));
     }
     std::vector<double> analyses;
@@ -97,7 +113,8 @@ int main(int argc, char** argv) {
         analyses.push_back(ms(t));
     }
     const Edge last = doc.graph().edges.back();
-    bool updated = scene.edgeItem(last)->label() == QString("(?, %1)").arg(65 + 19);
+    const bool updated = scene.edgeItem(last)->label() ==
+                         QString::fromStdString(doc.analysis().nodes.at(last.from.node).layer.output.str());
 
     view.resetTransform();
     double pan100 = frameTime(view, 60, false);
