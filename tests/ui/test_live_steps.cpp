@@ -74,7 +74,10 @@ private Q_SLOTS:
 
     void pausedTimeIsNotInTheThroughputOrEta() {
         MainWindow w(dir_.filePath("recovery.lfproj"), 3600000);
-        w.document()->reset(tinyImageProject(dir_.filePath("images"), 200), dir_.filePath("pause.lfproj"));
+        // Epochs enough to outlast the test: the tiny model runs ~1,500 steps a second, and a run that
+        // ended right after the resume would send no more steps to count. stop() ends it.
+        const std::int64_t epochs = 100000;
+        w.document()->reset(tinyImageProject(dir_.filePath("images"), epochs), dir_.filePath("pause.lfproj"));
         auto* panel = w.findChild<TrainingPanel*>();
         TrainingController* c = panel->controller();
         TrainingOptions o = c->options();
@@ -114,7 +117,7 @@ private Q_SLOTS:
         // 1.5 s (2.7 img/s) and an ETA of 1.5 s per step left. Not counted, the step takes what a
         // step takes: well under a tenth of the pause even on a loaded machine. (Per-step rates of
         // this tiny model vary a hundredfold with load, so they are not compared with `typical`.)
-        const double pauseSeconds = 1.5, batch = 4, stepsLeft = 200.0 * 15 - double(after.step);
+        const double pauseSeconds = 1.5, batch = 4, stepsLeft = double(epochs) * 15 - double(after.step);
         QVERIFY2(after.images_per_second > 10 * batch / pauseSeconds,
                  qPrintable(QString("%1 img/s after Resume, typically %2").arg(after.images_per_second).arg(typical)));
         QVERIFY2(after.eta_seconds < stepsLeft * pauseSeconds / 10,
