@@ -17,15 +17,12 @@
 #include <cstdio>
 #include <random>
 
-#include "layerforge/devices/devices.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/fine_tune.h"
 #include "layerforge/import/import.h"
-#include "layerforge/train/host_loss.h"
-#include "layerforge/train/loss.h"
-#include "layerforge/train/optimizer.h"
 
 #include "bench_common.h"
+#include "training_rig.h"
 
 namespace {
 
@@ -86,50 +83,28 @@ struct Round {
 class Variant {
 public:
     Variant(lf::Graph g, std::int64_t batch)
-        : model_(std::move(g)), device_(lf::load_model((model_.init_weights(1), model_), "cpu")),
-          plan_(device_->make_plan({.batch = batch, .mode = lf::PlanMode::Train})),
-          infer_(device_->make_plan({.batch = batch, .mode = lf::PlanMode::Infer})), host_loss_(*plan_),
-          loss_(lf::make_loss("SparseCategoricalCrossentropy")), opt_(lf::make_optimizer("Adam", {})) {
-        opt_->bind(model_.weights().size());
-        std::mt19937 rng(7);
-        std::uniform_real_distribution<float> u(0.f, 1.f);
-        std::vector<float> input(std::size_t(batch * plan_->input_width()));
-        for (float& v : input) v = u(rng);
-        plan_->set_input(input.data());
-        infer_->set_input(input.data());
-        labels_.resize(std::size_t(batch));
-        for (auto& l : labels_) l = std::int32_t(rng() % 3);
-    }
+        : rig_(std::move(g), batch, true, "SparseCategoricalCrossentropy", {}, "Adam", {}) {}
 
-    const lf::Model& model() const { return model_; }
+    const lf::Model& model() const { return rig_.model; }
     std::size_t backward_kernels() const {
         std::size_t n = 0;
-        for (const auto& [node, impl] : plan_->kernels()) n += impl.find(" / ") != std::string::npos;
+        for (const auto& [node, impl] : rig_.plan->kernels()) n += impl.find(" / ") != std::string::npos;
         return n;
     }
 
     Round run(int steps) {
         Round r;
         auto t = Clock::now();
-        for (int s = 0; s < steps; ++s) {
-            host_loss_.train_step(*loss_, labels_.data());
-            device_->update(*opt_, 1e-3);
-        }
+        for (int s = 0; s < steps; ++s) rig_.train_step();
         r.step = ms_since(t) / steps;
         t = Clock::now();
-        for (int s = 0; s < steps; ++s) infer_->forward();
+        for (int s = 0; s < steps; ++s) rig_.infer->forward();
         r.inference = ms_since(t) / steps;
         return r;
     }
 
 private:
-    lf::Model model_;
-    std::unique_ptr<lf::DeviceModel> device_;
-    std::unique_ptr<lf::Plan> plan_, infer_;
-    lf::HostLoss host_loss_;
-    std::unique_ptr<lf::Loss> loss_;
-    std::unique_ptr<lf::Optimizer> opt_;
-    std::vector<std::int32_t> labels_;
+    TrainingRig rig_;
 };
 
 void usage() {

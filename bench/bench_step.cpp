@@ -17,12 +17,9 @@
 #include <map>
 #include <random>
 
-#include "layerforge/devices/devices.h"
-#include "layerforge/train/host_loss.h"
-#include "layerforge/train/loss.h"
-#include "layerforge/train/optimizer.h"
 
 #include "bench_common.h"
+#include "training_rig.h"
 
 namespace {
 
@@ -43,61 +40,41 @@ struct Round {
 class Variant {
 public:
     Variant(const lf::Project& p, std::int64_t batch, bool fuse)
-        : model_(p.graph), batch_(batch), device_(lf::load_model((model_.init_weights(1), model_), "cpu")),
-          plan_(device_->make_plan({.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse})),
-          infer_(device_->make_plan({.batch = batch, .mode = lf::PlanMode::Infer, .fuse = fuse})),
-          host_loss_(*plan_), loss_(lf::make_loss(p.training.loss, p.training.loss_params)),
-          opt_(lf::make_optimizer(p.training.optimizer.type, p.training.optimizer.params)) {
-        opt_->bind(model_.weights().size());
-        std::mt19937 rng(7);
-        std::uniform_real_distribution<float> u(0.f, 1.f);
-        std::vector<float> input(std::size_t(batch * plan_->input_width()));
-        for (float& v : input) v = u(rng);
-        plan_->set_input(input.data());
-        infer_->set_input(input.data());
-        labels_.resize(std::size_t(batch));
-        for (auto& l : labels_) l = std::int32_t(rng() % std::uint32_t(plan_->output_width()));
-    }
+        : rig_(p.graph, batch, fuse, p.training.loss, p.training.loss_params, p.training.optimizer.type,
+               p.training.optimizer.params) {}
 
     // Mean milliseconds per step of each part over `steps` steps; the training steps' CPU time.
     Round run(int steps) {
         Round r;
         for (int s = 0; s < steps; ++s) {  // inference-style forward passes of the training plan
             auto t = Clock::now();
-            plan_->forward();
+            rig_.plan->forward();
             r.forward += ms_since(t);
         }
         const double cpu0 = cpu_ms();
         for (int s = 0; s < steps; ++s) {
             auto t = Clock::now();
-            host_loss_.train_step(*loss_, labels_.data());  // forward + loss + backward
+            rig_.host_loss.train_step(*rig_.loss_fn, rig_.labels.data());  // forward + loss + backward
             r.backward += ms_since(t);
             t = Clock::now();
-            device_->update(*opt_, 1e-3);
+            rig_.device->update(*rig_.opt, 1e-3);
             r.update += ms_since(t);
         }
-        r.cpu_per_image = (cpu_ms() - cpu0) / double(steps * batch_);
+        r.cpu_per_image = (cpu_ms() - cpu0) / double(steps * rig_.batch);
         const double cpu1 = cpu_ms();
         for (int s = 0; s < steps; ++s) {
             auto t = Clock::now();
-            infer_->forward();
+            rig_.infer->forward();
             r.inference += ms_since(t);
         }
-        r.inference_cpu_per_image = (cpu_ms() - cpu1) / double(steps * batch_);
+        r.inference_cpu_per_image = (cpu_ms() - cpu1) / double(steps * rig_.batch);
         for (double* v : {&r.forward, &r.backward, &r.update, &r.inference}) *v /= steps;
         r.backward -= r.forward;  // what train_step adds to a forward pass: the loss and the backward
         return r;
     }
 
 private:
-    lf::Model model_;
-    std::int64_t batch_;
-    std::unique_ptr<lf::DeviceModel> device_;
-    std::unique_ptr<lf::Plan> plan_, infer_;
-    lf::HostLoss host_loss_;
-    std::unique_ptr<lf::Loss> loss_;
-    std::unique_ptr<lf::Optimizer> opt_;
-    std::vector<std::int32_t> labels_;
+    TrainingRig rig_;
 };
 
 void usage() {

@@ -1,0 +1,50 @@
+#pragma once
+// One model with a training plan and an inference plan on the CPU backend, fed a fixed random
+// batch and random labels, for the benchmarks that time steps (bench_step, bench_freeze).
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "layerforge/devices/devices.h"
+#include "layerforge/train/host_loss.h"
+#include "layerforge/train/loss.h"
+#include "layerforge/train/optimizer.h"
+
+namespace bench {
+
+struct TrainingRig {
+    TrainingRig(lf::Graph g, std::int64_t batch, bool fuse, const std::string& loss, const lf::Params& loss_params,
+                const std::string& optimizer, const lf::Params& optimizer_params)
+        : model(std::move(g)), batch(batch), device(lf::load_model((model.init_weights(1), model), "cpu")),
+          plan(device->make_plan({.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse})),
+          infer(device->make_plan({.batch = batch, .mode = lf::PlanMode::Infer, .fuse = fuse})), host_loss(*plan),
+          loss_fn(lf::make_loss(loss, loss_params)), opt(lf::make_optimizer(optimizer, optimizer_params)) {
+        opt->bind(model.weights().size());
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> u(0.f, 1.f);
+        std::vector<float> input(std::size_t(batch * plan->input_width()));
+        for (float& v : input) v = u(rng);
+        plan->set_input(input.data());
+        infer->set_input(input.data());
+        labels.resize(std::size_t(batch));
+        for (auto& l : labels) l = std::int32_t(rng() % std::uint32_t(plan->output_width()));
+    }
+
+    // Forward, loss, backward and the optimizer update.
+    void train_step() {
+        host_loss.train_step(*loss_fn, labels.data());
+        device->update(*opt, 1e-3);
+    }
+
+    lf::Model model;
+    std::int64_t batch;
+    std::unique_ptr<lf::DeviceModel> device;
+    std::unique_ptr<lf::Plan> plan, infer;
+    lf::HostLoss host_loss;
+    std::unique_ptr<lf::Loss> loss_fn;
+    std::unique_ptr<lf::Optimizer> opt;
+    std::vector<std::int32_t> labels;
+};
+
+}  // namespace bench
