@@ -29,9 +29,9 @@ int run_import(const Args& args, const Reporter& out) {
             throw input_error(f + " exists; use --force to overwrite (nothing was written)");
     ImportedModel m = import_model_file(model_path);
     write_imported_project(m, *project);
-    Model model(m.graph);
+    const std::int64_t params = Model::shapes_only(m.graph).analysis().total_params;  // counted, not allocated again
     out.line("imported " + model_path + " (" + m.source + "): " + std::to_string(m.graph.nodes.size()) + " layers, " +
-             std::to_string(model.weights().size()) + " parameters");
+             std::to_string(params) + " parameters");
     for (const std::string& c : m.conversions) out.line("  " + c);
     out.line("input normalisation: " + normalization_advice(m.normalization));
     for (const std::string& f : files) out.line("wrote " + f);
@@ -39,7 +39,7 @@ int run_import(const Args& args, const Reporter& out) {
                 {"model", model_path},
                 {"source", m.source},
                 {"layers", m.graph.nodes.size()},
-                {"parameters", model.weights().size()},
+                {"parameters", params},
                 {"conversions", m.conversions},
                 {"normalization", m.normalization},
                 {"files", files}});

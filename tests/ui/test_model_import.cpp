@@ -55,7 +55,7 @@ private Q_SLOTS:
     }
 
     void theFileDialogOffersEveryFormat() {
-        for (const char* pattern : {"*.onnx"}) QVERIFY2(ModelImport::fileFilter().contains(pattern), qPrintable(ModelImport::fileFilter()));
+        for (const char* pattern : {"*.onnx", "*.keras", "*.h5"}) QVERIFY2(ModelImport::fileFilter().contains(pattern), qPrintable(ModelImport::fileFilter()));
         QVERIFY(ModelImport::isModelFile("/x/Net.ONNX"));
         QVERIFY(!ModelImport::isModelFile("/x/net.json"));  // Keras JSON: the graph-only import
     }

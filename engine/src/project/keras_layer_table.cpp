@@ -264,7 +264,7 @@ const std::map<std::string, Converter>& table() {
         {"Reshape", reshape},
         {"Add", plain("Add")},
         {"Concatenate", concatenate},
-        {"Multiply", plain("Multiply")},  // a Layerforge layer only in builds that have it (checked by the importer)
+        {"Multiply", plain("Multiply")},
     };
     return t;
 }
