@@ -2,6 +2,8 @@
 // Freeze up to here / Freeze block / Replace head, each one undo step, and frozen cards that
 // say so.
 #include <QAction>
+#include <QApplication>
+#include <QContextMenuEvent>
 #include <QCheckBox>
 #include <QMenu>
 #include <QtTest>
@@ -69,6 +71,21 @@ private Q_SLOTS:
         QVERIFY(doc_->graph().find("dense")->trainable);
         QVERIFY(inspector.trainableCheck()->isChecked());
         QVERIFY(!scene_->nodeItem("dense")->detailText().contains("frozen"));
+    }
+
+    void rightClickOnALayerSelectsItAndOpensItsMenu() {
+        view_->resize(900, 600);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
+        NodeItem* card = scene_->nodeItem("dense");
+        view_->centerOn(card);
+        const QPoint at = view_->mapFromScene(card->sceneBoundingRect().center());
+        QContextMenuEvent event(QContextMenuEvent::Mouse, at, view_->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view_->viewport(), &event);
+        QCOMPARE(scene_->selectedNodeIds(), std::vector<std::string>{"dense"});
+        QMenu* menu = view_->findChild<QMenu*>();
+        QVERIFY(menu && action(menu, "Freeze up to here"));
+        menu->close();
     }
 
     void freezeUpToHereFreezesTheLayerAndItsAncestors() {

@@ -142,7 +142,9 @@ QMenu* CanvasView::layerMenu(const std::string& node, QWidget* parent) {
 void CanvasView::contextMenuEvent(QContextMenuEvent* event) {
     for (QGraphicsItem* item = itemAt(event->pos()); item; item = item->parentItem())
         if (item->type() == NodeItem::Type) {
-            QMenu* menu = layerMenu(static_cast<NodeItem*>(item)->id(), this);
+            const std::string& id = static_cast<NodeItem*>(item)->id();
+            canvas_->selectNodes({id});  // the inspector shows the layer the menu acts on
+            QMenu* menu = layerMenu(id, this);
             menu->setAttribute(Qt::WA_DeleteOnClose);
             menu->popup(event->globalPos());
             event->accept();
