@@ -77,6 +77,9 @@ public:
     MemoryBreakdown estimate(const Model& model, const PlanOptions& options) const override {
         return CpuPlan::estimate(model, options);
     }
+    PlanProfile describe(const Model& model, const PlanOptions& options) const override {
+        return CpuPlan::describe(model, options);
+    }
 };
 
 // Adds the seam backend to backends() once.

@@ -35,6 +35,10 @@ DeviceList list_devices() {
 
 DeviceMemory device_memory(const std::string& device) { return backend_for(device).memory(device); }
 
+std::string precision_unsupported(Precision precision, const std::string& device) {
+    return backend_for(device).precision_unsupported(precision, device);
+}
+
 std::unique_ptr<DeviceModel> load_model(Model& model, const std::string& device) {
     return backend_for(device).load(model, device);
 }

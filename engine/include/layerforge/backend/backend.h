@@ -58,6 +58,12 @@ public:
     virtual bool has_device(const std::string& device) const = 0;  // cheap: no device query
     // Throws lf::Error (Input) for a device this backend does not have.
     virtual DeviceMemory memory(const std::string& device) const = 0;
+    // Why `device` cannot run `precision` at full speed ("" when it can): the CLI refuses it
+    // with this reason and the studio shows the choice disabled with it.
+    virtual std::string precision_unsupported(Precision precision, const std::string& device) const {
+        (void)device;
+        return precision == Precision::Float32 ? "" : name() + " has no " + to_string(precision) + " kernels";
+    }
     // Why the node cannot run on this backend ("" when it can), for the node's diagnostic.
     virtual std::string unsupported(const NodeInfo& node) const = 0;
     // Weights and gradients of `model` on `device`, copied from the host model.
@@ -65,6 +71,9 @@ public:
     // A plan's activations, gradients and workspaces without allocating its buffers or
     // registering anything: the kernels are chosen, never run.
     virtual MemoryBreakdown estimate(const Model& model, const PlanOptions& options) const = 0;
+    // The plan's steps as make_plan would build them (their bytes and compute type; no times),
+    // again without allocating anything: what `info` and the summary dock show per layer.
+    virtual PlanProfile describe(const Model& model, const PlanOptions& options) const = 0;
     // Waits until the device has finished the work queued so far.
     virtual void synchronize(const std::string& device) { (void)device; }
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "layerforge/core/memory.h"
+#include "layerforge/core/precision.h"
 
 namespace lf {
 
@@ -23,6 +24,10 @@ struct PlanOptions {
     std::uint64_t seed = 0;    // dropout masks
     bool input_grads = false;  // also compute d(loss)/d(input) (gradient checks, saliency)
     bool fuse = true;          // ReLU folded into BatchNormalization or run in place where legal
+    // mixed_bfloat16: activations and their gradients are stored in bfloat16 and the ops with a
+    // bfloat16 kernel run on them; the output layer, the host arrays, weights and weight
+    // gradients stay float32. The device must support it (Backend::precision_unsupported).
+    Precision precision = Precision::Float32;
 };
 
 // One step of a plan (a layer, or an Input or view that runs nothing) and what it cost since the
@@ -34,6 +39,9 @@ struct LayerProfile {
     // The buffers it introduces (its output, the gradient of its output, fan-out slots) and its
     // kernel's workspace; the plan's shared scratchpad is not split among the steps.
     std::size_t bytes = 0;
+    // The type its kernel computes in: bfloat16 under mixed_bfloat16 where the op has such a
+    // kernel, float32 otherwise (with conversions at its edges when its neighbours are bf16).
+    DType compute = DType::Float32;
 };
 using PlanProfile = std::vector<LayerProfile>;  // the schedule's order
 

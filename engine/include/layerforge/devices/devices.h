@@ -21,6 +21,9 @@ DeviceList list_devices();  // every backend's devices, the CPU first
 // Throws lf::Error (Input) for a device id that list_devices() does not report.
 DeviceMemory device_memory(const std::string& device = "cpu");
 
+// Backend::precision_unsupported of the backend that has `device` ("" when it runs it fast).
+std::string precision_unsupported(Precision precision, const std::string& device = "cpu");
+
 // `model` loaded onto `device` (its backend found in backends()).
 std::unique_ptr<DeviceModel> load_model(Model& model, const std::string& device);
 

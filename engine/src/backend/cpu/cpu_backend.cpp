@@ -51,6 +51,22 @@ std::uint64_t resident_bytes() {
     return resident * std::uint64_t(sysconf(_SC_PAGESIZE));
 }
 
+const char* isa_name(dnnl_cpu_isa_t isa) {
+    switch (isa) {
+    case dnnl_cpu_isa_sse41: return "sse41";
+    case dnnl_cpu_isa_avx: return "avx";
+    case dnnl_cpu_isa_avx2: return "avx2";
+    case dnnl_cpu_isa_avx2_vnni: return "avx2_vnni";
+    case dnnl_cpu_isa_avx512_mic: return "avx512_mic";
+    case dnnl_cpu_isa_avx512_mic_4ops: return "avx512_mic_4ops";
+    case dnnl_cpu_isa_avx512_core: return "avx512_core";
+    case dnnl_cpu_isa_avx512_core_vnni: return "avx512_core_vnni";
+    case dnnl_cpu_isa_avx512_core_bf16: return "avx512_core_bf16";
+    case dnnl_cpu_isa_avx512_core_amx: return "avx512_core_amx";
+    default: return "unknown";
+    }
+}
+
 class CpuDeviceModel final : public DeviceModel {
 public:
     explicit CpuDeviceModel(Model& m) : DeviceModel(m, "cpu") {}
@@ -89,6 +105,17 @@ public:
         return m;
     }
 
+    // oneDNN emulates bfloat16 below avx512_core_bf16, 3-4x slower than float32: refused.
+    std::string precision_unsupported(Precision precision, const std::string& device) const override {
+        if (!has_device(device)) return "the CPU backend has no device '" + device + "'";
+        if (precision != Precision::MixedBFloat16) return "";
+        const unsigned bf16 = dnnl_cpu_isa_avx512_core_bf16;
+        if ((unsigned(dnnl_get_effective_cpu_isa()) & bf16) == bf16) return "";
+        return "this CPU has no bfloat16 instructions (oneDNN's effective ISA is " +
+               std::string(isa_name(dnnl_get_effective_cpu_isa())) +
+               ", below avx512_core_bf16): mixed_bfloat16 would be emulated, slower than float32";
+    }
+
     std::string unsupported(const NodeInfo&) const override { return ""; }  // every layer runs here
 
     std::unique_ptr<DeviceModel> load(Model& model, const std::string& device) override {
@@ -98,6 +125,9 @@ public:
 
     MemoryBreakdown estimate(const Model& model, const PlanOptions& options) const override {
         return CpuPlan::estimate(model, options);
+    }
+    PlanProfile describe(const Model& model, const PlanOptions& options) const override {
+        return CpuPlan::describe(model, options);
     }
 };
 

@@ -48,6 +48,8 @@ struct CpuPlan::Impl {
 
     Impl(const Model& model, const PlanOptions& o, WeightMemory wm, bool count)
         : count_only(count), schedule(make_schedule(model, schedule_options(o), cpu_backward_reads_output)) {
+        if (o.precision != Precision::Float32)  // the bfloat16 ops are being written
+            throw runtime_error(std::string("the CPU plan does not run ") + to_string(o.precision) + " yet");
         bytes.activations = schedule.bytes(BufferKind::Activation);
         bytes.gradients = schedule.bytes(BufferKind::Gradient);
         buffers.reserve(schedule.buffers.size());
@@ -155,6 +157,11 @@ MemoryBreakdown CpuPlan::estimate(const Model& model, const PlanOptions& options
     // Counts only: the ops are built over placeholders and never run, nothing is written.
     float placeholder = 0;
     return CpuPlan(model, options, {&placeholder, &placeholder}, true).memory();
+}
+
+PlanProfile CpuPlan::describe(const Model& model, const PlanOptions& options) {
+    float placeholder = 0;
+    return CpuPlan(model, options, {&placeholder, &placeholder}, true).profile();
 }
 
 MemoryBreakdown CpuPlan::memory() const { return impl_->bytes; }

@@ -21,6 +21,7 @@ public:
 
     // What CpuPlan(model, options, ...) would hold, without allocating or registering anything.
     static MemoryBreakdown estimate(const Model& model, const PlanOptions& options);
+    static PlanProfile describe(const Model& model, const PlanOptions& options);
 
     std::size_t input_count() const override;
     std::int64_t input_width(std::size_t i) const override;
