@@ -7,8 +7,11 @@
 //
 //   --fuse 1,0     the plan's rewrites on and off (PlanOptions::fuse: the ReLU rewrites, and
 //                  in inference plans BatchNormalization folded into the convolution before it)
+//   --precision float32,mixed_bfloat16   precision policies (each with every --fuse value)
+//   --kernels      print each step's compute type and oneDNN implementation per variant
 //
-// Usage: bench_step [--project FILE] [--batch 50] [--steps 20] [--rounds 6] [--fuse 1,0] [--threads N]
+// Usage: bench_step [--project FILE] [--batch 50] [--steps 20] [--rounds 6] [--fuse 1,0]
+//                   [--precision P,...] [--kernels] [--threads N]
 // Data are random inputs and labels: the work per step does not depend on the values.
 #include <omp.h>
 
@@ -39,9 +42,26 @@ struct Round {
 
 class Variant {
 public:
-    Variant(const lf::Project& p, std::int64_t batch, bool fuse)
-        : rig_(p.graph, batch, fuse, p.training.loss, p.training.loss_params, p.training.optimizer.type,
-               p.training.optimizer.params) {}
+    Variant(const lf::Project& p, std::int64_t batch, bool fuse, lf::Precision precision)
+        : fuse(fuse), precision(precision),
+          rig_(p.graph, batch, fuse, p.training.loss, p.training.loss_params, p.training.optimizer.type,
+               p.training.optimizer.params, precision) {}
+
+    std::string name() const { return std::string(fuse ? "fuse on, " : "fuse off, ") + lf::to_string(precision); }
+
+    void print_kernels() const {
+        std::printf("%s:\n", name().c_str());
+        const lf::PlanProfile& profile = rig_.plan->profile();
+        for (const auto& [node, impl] : rig_.plan->kernels()) {
+            const char* type = "";
+            for (const lf::LayerProfile& l : profile)
+                if (l.node == node) type = lf::to_string(l.compute);
+            std::printf("  %-28s %-9s %s\n", node.c_str(), type, impl.c_str());
+        }
+    }
+
+    const bool fuse;
+    const lf::Precision precision;
 
     // Mean milliseconds per step of each part over `steps` steps; the training steps' CPU time.
     Round run(int steps) {
@@ -79,7 +99,7 @@ private:
 
 void usage() {
     std::fprintf(stderr, "usage: bench_step [--project FILE] [--batch N] [--steps N] [--rounds N] [--fuse 1,0] "
-                         "[--threads N]\n");
+                         "[--precision float32,mixed_bfloat16] [--kernels] [--threads N]\n");
 }
 
 }  // namespace
@@ -89,12 +109,26 @@ int main(int argc, char** argv) {
     std::int64_t batch = 50;
     int steps = 20, rounds = 6, threads = 0;
     std::vector<bool> fuse{true, false};
+    std::vector<lf::Precision> precisions{lf::Precision::Float32};
+    bool kernels = false;
     const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
         if (a == "--project") project = value();
         else if (a == "--batch") batch = std::stoll(value());
         else if (a == "--steps") steps = std::stoi(value());
         else if (a == "--rounds") rounds = std::stoi(value());
         else if (a == "--threads") threads = std::stoi(value());
+        else if (a == "--kernels") kernels = true;
+        else if (a == "--precision") {
+            precisions.clear();
+            const std::string list = value();
+            for (std::size_t start = 0; start <= list.size();) {
+                const std::size_t comma = std::min(list.find(',', start), list.size());
+                auto p = lf::parse_precision(list.substr(start, comma - start));
+                if (!p) return false;
+                precisions.push_back(*p);
+                start = comma + 1;
+            }
+        }
         else if (a == "--fuse") {
             fuse.clear();
             for (const char* c = value(); *c; ++c)
@@ -107,14 +141,17 @@ int main(int argc, char** argv) {
     try {
         lf::Project p = lf::load_project(project);
         std::vector<std::unique_ptr<Variant>> variants;
-        for (bool f : fuse) variants.push_back(std::make_unique<Variant>(p, batch, f));
+        for (lf::Precision precision : precisions)
+            for (bool f : fuse) variants.push_back(std::make_unique<Variant>(p, batch, f, precision));
+        if (kernels)
+            for (auto& v : variants) v->print_kernels();
         for (auto& v : variants) v->run(2);  // warm-up: first-touch pages, oneDNN's caches
         std::vector<std::vector<Round>> rows(variants.size());
         for (int r = 0; r < rounds; ++r)
             for (std::size_t i = 0; i < variants.size(); ++i) rows[i].push_back(variants[i]->run(steps));
         std::printf("%s, batch %lld, %d rounds of %d steps, OpenMP threads %d; ms per step, median [min..max] "
                     "over rounds\n", p.name.c_str(), (long long)batch, rounds, steps, omp_get_max_threads());
-        std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %s\n", "fuse", "forward",
+        std::printf("%-26s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %s\n", "variant", "forward",
                     "loss+backward", "optimizer", "step", "CPU ms per image", "inference forward",
                     "inference CPU ms/img", "images/s (median step)");
         for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -128,8 +165,8 @@ int main(int argc, char** argv) {
             };
             std::vector<double> step;
             for (const Round& r : rows[i]) step.push_back(r.step());
-            std::printf("%-6s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %.0f\n",
-                        fuse[i] ? "on" : "off",
+            std::printf("%-26s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %.0f\n",
+                        variants[i]->name().c_str(),
                         col([](const Round& r) { return r.forward; }).c_str(),
                         col([](const Round& r) { return r.backward; }).c_str(),
                         col([](const Round& r) { return r.update; }).c_str(),

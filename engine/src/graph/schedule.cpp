@@ -44,7 +44,7 @@ bool is_plain_relu(const NodeInfo& node) {
 std::size_t Schedule::bytes(BufferKind kind) const {
     std::size_t n = 0;
     for (const PlannedBuffer& b : buffers)
-        if (b.kind == kind) n += b.floats * sizeof(float);
+        if (b.kind == kind) n += b.bytes();
     return n;
 }
 
@@ -73,6 +73,11 @@ public:
         s_.output_width = a_.nodes.at(out_id).layer.output.elements();
         if (s_.options.training && last.grad == kNoBuffer) last.grad = grad_of_[out_id] = new_buffer(last.count, BufferKind::Gradient);
         s_.output_grad = last.grad;
+        if (s_.options.precision == Precision::MixedBFloat16) {
+            for (PlannedBuffer& b : s_.buffers) b.dtype = DType::BFloat16;
+            for (int id : {s_.output, s_.output_grad})
+                if (id != kNoBuffer) s_.buffers[std::size_t(id)].dtype = DType::Float32;
+        }
         return std::move(s_);
     }
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "layerforge/core/precision.h"
 #include "layerforge/graph/model.h"
 
 namespace lf {
@@ -30,13 +31,18 @@ struct ScheduleOptions {
     std::uint64_t seed = 0;    // base of the steps' random streams (dropout masks)
     bool input_grads = false;  // also compute d(loss)/d(input)
     bool fuse = true;          // the rewrites below, where legal
+    // mixed_bfloat16: every buffer is bfloat16 except the output layer's output and its
+    // gradient, which the loss reads and writes in float32 (Keras keeps the last layer float32).
+    Precision precision = Precision::Float32;
 };
 
 enum class BufferKind { Activation, Gradient };
 
 struct PlannedBuffer {
-    std::size_t floats = 0;
+    std::size_t floats = 0;  // elements
     BufferKind kind = BufferKind::Activation;
+    DType dtype = DType::Float32;
+    std::size_t bytes() const { return floats * dtype_size(dtype); }
 };
 
 inline constexpr int kNoBuffer = -1;
@@ -88,7 +94,7 @@ struct Schedule {
     int output = kNoBuffer, output_grad = kNoBuffer;
     std::int64_t output_width = 0;
 
-    std::size_t bytes(BufferKind kind) const;  // float buffers of that kind, in bytes
+    std::size_t bytes(BufferKind kind) const;  // buffers of that kind, in bytes
     const ScheduledStep& step(const std::string& node) const;
 };
 

@@ -33,10 +33,11 @@ const EltwiseAlg kAlgs[] = {
 
 ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, const ActivationParams& params, std::int64_t rows,
                                    std::int64_t cols, const float* src, float* dst, const float* diff_dst,
-                                   float* diff_src, bool training)
-    : ctx_(ctx), count_(std::size_t(rows * cols)), src_(src), dst_(dst), diff_dst_(diff_dst), diff_src_(diff_src) {
+                                   float* diff_src, bool training, DType dtype)
+    : ctx_(ctx), count_(std::size_t(rows * cols)), bytes_(count_ * dtype_size(dtype)), src_(src), dst_(dst),
+      diff_dst_(diff_dst), diff_src_(diff_src) {
     using namespace dnnl;
-    auto md = plain_md({rows, cols});
+    auto md = plain_md({rows, cols}, dtype);
     auto prop = training ? prop_kind::forward_training : prop_kind::forward_inference;
     if (name == "linear") {
         identity_ = true;
@@ -63,7 +64,10 @@ ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, con
         }
         return;
     }
-    if (name == "keras_relu" && setup_keras_relu(params)) return;
+    if (name == "keras_relu" && setup_keras_relu(params)) {
+        if (dtype != DType::Float32) throw runtime_error("the keras_relu loop runs on float32 buffers only");
+        return;
+    }
     float al = 0, beta = 0;
     dnnl::algorithm alg = dnnl::algorithm::eltwise_relu;
     if (name == "keras_relu") {
@@ -127,7 +131,7 @@ void ActivationKernel::relu_loop_backward() {
 
 void ActivationKernel::forward() {
     if (identity_) {
-        if (dst_ != src_) std::memcpy(dst_, src_, count_ * sizeof(float));
+        if (dst_ != src_) std::memcpy(dst_, src_, bytes_);
         return;
     }
     if (loop_) return relu_loop_forward();
@@ -137,7 +141,7 @@ void ActivationKernel::forward() {
 void ActivationKernel::backward() {
     if (!diff_src_) return;
     if (identity_) {
-        if (diff_src_ != diff_dst_) std::memcpy(diff_src_, diff_dst_, count_ * sizeof(float));
+        if (diff_src_ != diff_dst_) std::memcpy(diff_src_, diff_dst_, bytes_);
         return;
     }
     if (loop_) return relu_loop_backward();

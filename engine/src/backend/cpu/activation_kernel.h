@@ -17,10 +17,11 @@ struct ActivationParams {
 class ActivationKernel {
 public:
     // diff_dst / diff_src may be null (inference, or no gradient needed below). src == dst
-    // (in place) is allowed for relu-like activations with a slope >= 0 only.
+    // (in place) is allowed for relu-like activations with a slope >= 0 only. The buffers hold
+    // `dtype` values; the keras_relu loop runs on float32 only.
     ActivationKernel(CpuContext& ctx, const std::string& name, const ActivationParams& params, std::int64_t rows,
                      std::int64_t cols, const float* src, float* dst, const float* diff_dst, float* diff_src,
-                     bool training);
+                     bool training, DType dtype = DType::Float32);
     void forward();
     void backward();  // writes diff_src when it is not null
     bool is_softmax() const { return softmax_; }
@@ -33,7 +34,7 @@ private:
     bool softmax_ = false, identity_ = false, loop_ = false;
     bool in_place_ = false;  // src == dst: a ReLU differentiated from its output
     float slope_ = 0, threshold_ = 0, max_value_ = 0;  // the loop_ ReLU (no oneDNN algorithm fits)
-    std::size_t count_ = 0;
+    std::size_t count_ = 0, bytes_ = 0;
     const float* src_;
     float* dst_;
     const float* diff_dst_;

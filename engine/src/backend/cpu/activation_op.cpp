@@ -35,7 +35,7 @@ public:
         std::int64_t cols = shape.dims.back(), rows = s.batch * shape.elements() / cols;
         in_ = s.in[0];
         in_grad_ = s.in_grad.empty() ? nullptr : s.in_grad[0];
-        kernel_.emplace(s.ctx, r.name, r.params, rows, cols, s.in[0], s.out, s.out_grad, in_grad_, s.training);
+        kernel_.emplace(s.ctx, r.name, r.params, rows, cols, s.in[0], s.out, s.out_grad, in_grad_, s.training, s.dtype);
     }
     void forward() override { kernel_->forward(); }
     void backward() override {

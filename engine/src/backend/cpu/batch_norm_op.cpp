@@ -15,11 +15,12 @@ using dnnl::memory;
 
 // Channels last as oneDNN sees it: images as nhwc and vectors as nc, which its jit kernels
 // handle (a 3-D nwc view falls back to the reference kernel); other ranks as (batch, rest, C).
-memory::desc data_desc(std::int64_t batch, const Shape& in) {
+memory::desc data_desc(std::int64_t batch, const Shape& in, DType type) {
     const std::int64_t c = in.dims.back();
-    if (in.rank() == 3) return memory::desc({batch, c, in[0], in[1]}, memory::data_type::f32, memory::format_tag::nhwc);
-    if (in.rank() == 1) return memory::desc({batch, c}, memory::data_type::f32, memory::format_tag::nc);
-    return memory::desc({batch, c, in.elements() / c}, memory::data_type::f32, memory::format_tag::nwc);
+    const auto t = dnnl_type(type);
+    if (in.rank() == 3) return memory::desc({batch, c, in[0], in[1]}, t, memory::format_tag::nhwc);
+    if (in.rank() == 1) return memory::desc({batch, c}, t, memory::format_tag::nc);
+    return memory::desc({batch, c, in.elements() / c}, t, memory::format_tag::nwc);
 }
 
 class BatchNormOp : public CpuOp {
@@ -32,7 +33,7 @@ public:
         const std::int64_t c = channels_, spatial = s.node.inputs[0].elements() / c;
         samples_ = s.batch * spatial;
         const float eps = float(param_float(s.node.params, "epsilon"));
-        auto data_md = data_desc(s.batch, s.node.inputs[0]);
+        auto data_md = data_desc(s.batch, s.node.inputs[0], s.dtype);  // statistics, scale and shift: float32
         auto c_md = plain_md({c});
         auto fl = flags::use_scale | flags::use_shift;
         // The ReLU after it, in the same pass; backward masks the gradient with the workspace.
@@ -64,7 +65,7 @@ public:
         if (!backprop) return;
         float* diff_src = s.in_grad[0];
         if (!diff_src) {  // the primitive always writes diff_src
-            unused_diff_src_.resize(std::size_t(s.batch * s.node.inputs[0].elements()));
+            unused_diff_src_.resize(data_md.get_size() / sizeof(float) + 1);
             diff_src = unused_diff_src_.data();
         }
         // Frozen: oneDNN 2.6 has no backward_data with a scale (use_scale), so the full backward

@@ -7,6 +7,7 @@
 // plans a BatchNormalization after the convolution may be folded into its kernel and bias.
 #include <cmath>
 
+#include "backend/cpu/layout_copy.h"
 #include "backend/cpu/ops.h"
 #include "backend/cpu/post_activation.h"
 #include "layerforge/graph/batch_norm_fold.h"
@@ -25,11 +26,11 @@ ConvKind kind_of(const std::string& type) {
     return type == "Conv2DTranspose" ? ConvKind::Transpose : ConvKind::Conv;
 }
 
-memory::desc nhwc(std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c) {
-    return memory::desc({n, c, h, w}, memory::data_type::f32, memory::format_tag::nhwc);
+memory::desc nhwc(std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c, DType t) {
+    return memory::desc({n, c, h, w}, dnnl_type(t), memory::format_tag::nhwc);
 }
 
-memory::desc any_md(const memory::dims& d) { return memory::desc(d, memory::data_type::f32, memory::format_tag::any); }
+memory::desc any_md(const memory::dims& d, DType t) { return memory::desc(d, dnnl_type(t), memory::format_tag::any); }
 
 // oneDNN dims of the weights and the strides that describe the Keras kernel in place.
 struct KernelLayout {
@@ -92,7 +93,8 @@ public:
     explicit ConvOp(const OpSetup& s)
         : ctx_(s.ctx), kind_(kind_of(s.node.spec->type)),
           act_(s.ctx, activation_of(s), s.batch * s.node.layer.output[0] * s.node.layer.output[1],
-               s.node.layer.output[2], s.out, s.out_grad, s.training) {
+               s.node.layer.output[2], s.out, s.out_grad, s.training, s.dtype),
+          dtype_(s.dtype) {
         const Params& p = s.node.params;
         const Shape &in = s.node.inputs[0], &out = s.node.layer.output;
         Window2D w = kind_ == ConvKind::Transpose
@@ -102,8 +104,8 @@ public:
         const bool bias = param_bool(p, "use_bias");
         KernelLayout kl = kernel_layout(kind_, w.kernel[0], w.kernel[1], in[2], out[2]);
         user_w_md_ = memory::desc(kl.dims, memory::data_type::f32, kl.strides);
-        src_md_ = nhwc(s.batch, in[0], in[1], in[2]);
-        dst_md_ = nhwc(s.batch, out[0], out[1], out[2]);
+        src_md_ = nhwc(s.batch, in[0], in[1], in[2], s.dtype);
+        dst_md_ = nhwc(s.batch, out[0], out[1], out[2], s.dtype);
         b_md_ = bias || s.folded_norm ? plain_md({out[2]}) : memory::desc();
         if (s.folded_norm) {
             fold_.emplace(*s.folded_norm, s.w[0], bias ? s.w[1] : nullptr, user_w_md_.get_size() / sizeof(float),
@@ -125,7 +127,7 @@ public:
 
     void forward() override {
         if (fold_) fold_->refold();
-        if (w_reorder_) run_reorder(w_reorder_, ctx_.strm, user_w_, fwd_w_, w_reorder_scratch_);
+        fwd_w_.convert(ctx_);
         run(fwd_, ctx_.strm, fwd_args_);
         act_.forward();
     }
@@ -133,9 +135,9 @@ public:
     void backward() override {
         act_.backward();
         if (bwd_weights_) run(bwd_weights_, ctx_.strm, bwd_weights_args_);
-        if (grad_reorder_) run_reorder(grad_reorder_, ctx_.strm, bwd_w_grad_, user_w_grad_, grad_reorder_scratch_);
+        w_grad_.convert(ctx_);
         if (!bwd_data_) return;
-        if (bwd_w_reorder_) run_reorder(bwd_w_reorder_, ctx_.strm, user_w_, bwd_w_, bwd_w_reorder_scratch_);
+        bwd_w_.convert(ctx_);
         run(bwd_data_, ctx_.strm, bwd_data_args_);
     }
 
@@ -144,7 +146,9 @@ public:
     }
     std::optional<SoftmaxTail> softmax_tail() override { return act_.softmax_tail(); }
     void fuse_softmax_into_loss(bool on) override { act_.fuse_softmax_into_loss(on); }
-    std::size_t workspace_bytes() const override { return workspace_bytes_ + act_.workspace_bytes(); }
+    std::size_t workspace_bytes() const override {
+        return workspace_bytes_ + fwd_w_.bytes() + bwd_w_.bytes() + w_grad_.bytes() + act_.workspace_bytes();
+    }
     bool backward_reads_output() const override { return act_.reads_output(); }
 
 private:
@@ -152,29 +156,12 @@ private:
         memory::dims strides, dilates, pad_l, pad_r;
     };
 
-    // A memory in `md` over `user` when the layouts agree, else a buffer of its own and the
-    // reorder between them (from user to it when `into` is false, the other way otherwise).
-    memory layout_copy(const memory::desc& md, const memory& user, dnnl::reorder& r, memory& scratch,
-                       bool into_user) {
-        if (md == user.get_desc()) return user;
-        memory m(md, ctx_.eng);
-        workspace_bytes_ += md.get_size();
-        r = into_user ? make_reorder(m, user, scratch) : make_reorder(user, m, scratch);
-        return m;
-    }
-
-    dnnl::reorder make_reorder(const memory& from, const memory& to, memory& scratch) {
-        dnnl::reorder::primitive_desc pd(from, to, Scratchpad::attr());
-        scratch = ctx_.scratch.bind(pd, ctx_.eng);
-        return dnnl::reorder(pd);
-    }
-
     template <class Fwd, class BwdData, class BwdWeights>
     void build(const OpSetup& s, dnnl::algorithm alg) {
         using namespace dnnl;
         const bool bias = b_md_ != memory::desc();
         const auto& g = geo_;
-        auto w_any = any_md(kernel_dims_);
+        auto w_any = any_md(kernel_dims_, dtype_);  // bf16: the master kernel is rounded by the reorder
         auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
         auto fd = bias ? typename Fwd::desc(prop, alg, src_md_, w_any, b_md_, dst_md_, g.strides, g.dilates, g.pad_l,
                                             g.pad_r)
@@ -182,9 +169,8 @@ private:
         typename Fwd::primitive_desc fpd(fd, act_.attr(), ctx_.eng);
         fwd_ = Fwd(fpd);
         user_w_ = wrap(user_w_md_, ctx_, fold_ ? fold_->kernel() : s.w[0]);
-        fwd_w_ = layout_copy(fpd.weights_desc(), user_w_, w_reorder_, w_reorder_scratch_, false);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
-                     {DNNL_ARG_WEIGHTS, fwd_w_},
+                     {DNNL_ARG_WEIGHTS, fwd_w_.bind(fpd.weights_desc(), user_w_, ctx_)},
                      {DNNL_ARG_DST, wrap(dst_md_, ctx_, act_.primitive_dst())}};
         if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md_, ctx_, fold_ ? fold_->bias() : s.w[1]);
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
@@ -199,15 +185,11 @@ private:
             typename BwdData::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r),
             Scratchpad::attr(), ctx_.eng, fpd);
         bwd_data_ = BwdData(dpd);
-        if (dpd.weights_desc() == fwd_w_.get_desc()) {
-            bwd_w_ = fwd_w_;  // the forward pass reordered them this step already
-        } else {
-            bwd_w_ = memory(dpd.weights_desc(), ctx_.eng);
-            workspace_bytes_ += dpd.weights_desc().get_size();
-            bwd_w_reorder_ = make_reorder(user_w_, bwd_w_, bwd_w_reorder_scratch_);
-        }
+        // The forward pass reordered the weights this step already when the layouts agree.
+        const memory bwd_w = dpd.weights_desc() == fwd_w_.memory().get_desc() ? fwd_w_.memory()
+                                                                              : bwd_w_.bind(dpd.weights_desc(), user_w_, ctx_);
         bwd_data_args_ = {{DNNL_ARG_DIFF_DST, diff_dst},
-                          {DNNL_ARG_WEIGHTS, bwd_w_},
+                          {DNNL_ARG_WEIGHTS, bwd_w},
                           {DNNL_ARG_DIFF_SRC, wrap(src_md_, ctx_, s.in_grad[0])}};
         ctx_.scratch.bind(dpd, ctx_.eng, bwd_data_args_);
         impl_ += std::string(" / ") + dpd.impl_info_str();
@@ -217,17 +199,17 @@ private:
     void build_backward_weights(const OpSetup& s, dnnl::algorithm alg, const FwdPd& fpd, const memory& diff_dst) {
         const bool bias = b_md_ != memory::desc();
         const auto& g = geo_;
-        auto w_any = any_md(kernel_dims_);
+        auto w_any = any_md(kernel_dims_, DType::Float32);  // weight gradients stay float32
         auto wd = bias ? typename BwdWeights::desc(alg, src_md_, w_any, b_md_, dst_md_, g.strides, g.dilates, g.pad_l,
                                                    g.pad_r)
                        : typename BwdWeights::desc(alg, src_md_, w_any, dst_md_, g.strides, g.dilates, g.pad_l, g.pad_r);
         typename BwdWeights::primitive_desc wpd(wd, Scratchpad::attr(), ctx_.eng, fpd);
         bwd_weights_ = BwdWeights(wpd);
-        user_w_grad_ = wrap(user_w_md_, ctx_, s.w_grad[0]);
-        bwd_w_grad_ = layout_copy(wpd.diff_weights_desc(), user_w_grad_, grad_reorder_, grad_reorder_scratch_, true);
+        const memory user_w_grad = wrap(user_w_md_, ctx_, s.w_grad[0]);
         bwd_weights_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
                              {DNNL_ARG_DIFF_DST, diff_dst},
-                             {DNNL_ARG_DIFF_WEIGHTS, bwd_w_grad_}};
+                             {DNNL_ARG_DIFF_WEIGHTS,
+                              w_grad_.bind(wpd.diff_weights_desc(), user_w_grad, ctx_, LayoutCopy::Direction::IntoUser)}};
         if (bias) bwd_weights_args_[DNNL_ARG_DIFF_BIAS] = wrap(b_md_, ctx_, s.w_grad[1]);
         ctx_.scratch.bind(wpd, ctx_.eng, bwd_weights_args_);
         impl_ += std::string(" / ") + wpd.impl_info_str();
@@ -236,14 +218,14 @@ private:
     CpuContext& ctx_;
     ConvKind kind_;
     PostActivation act_;
+    DType dtype_;
     std::optional<FoldedKernel> fold_;
     memory::desc user_w_md_, src_md_, dst_md_, b_md_;
     memory::dims kernel_dims_;
     Geometry geo_;
     dnnl::primitive fwd_, bwd_data_, bwd_weights_;
-    dnnl::reorder w_reorder_, bwd_w_reorder_, grad_reorder_;
-    memory user_w_, fwd_w_, bwd_w_, user_w_grad_, bwd_w_grad_;
-    memory w_reorder_scratch_, bwd_w_reorder_scratch_, grad_reorder_scratch_;  // usually empty
+    memory user_w_;
+    LayoutCopy fwd_w_, bwd_w_, w_grad_;  // the kernel as each primitive reads it, its gradient as written
     std::unordered_map<int, memory> fwd_args_, bwd_data_args_, bwd_weights_args_;
     std::string impl_;
     std::size_t workspace_bytes_ = 0;

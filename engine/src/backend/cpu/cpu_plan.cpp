@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "backend/cpu/bf16.h"
 #include "backend/cpu/cpu_backend.h"
 #include "core/slices.h"
 #include "layerforge/core/error.h"
@@ -18,6 +19,8 @@ namespace {
 struct Step {
     std::unique_ptr<CpuOp> op;             // null: nothing runs (Input, a view, a folded layer)
     float* grad = nullptr;                  // d(loss)/d(output), summed
+    DType grad_type = DType::Float32;
+    DType compute = DType::Float32;         // what its op computes in
     std::vector<const float*> grad_slots;  // fan-out > 1: one per consumer, one of them may be `grad`
     std::size_t count = 0;
 };
@@ -30,7 +33,7 @@ std::int64_t nanoseconds_since(Clock::time_point t) {
 
 ScheduleOptions schedule_options(const PlanOptions& o) {
     return {.batch = o.batch, .training = o.mode == PlanMode::Train, .seed = o.seed, .input_grads = o.input_grads,
-            .fuse = o.fuse};
+            .fuse = o.fuse, .precision = o.precision};
 }
 
 }  // namespace
@@ -48,12 +51,11 @@ struct CpuPlan::Impl {
 
     Impl(const Model& model, const PlanOptions& o, WeightMemory wm, bool count)
         : count_only(count), schedule(make_schedule(model, schedule_options(o), cpu_backward_reads_output)) {
-        if (o.precision != Precision::Float32)  // the bfloat16 ops are being written
-            throw runtime_error(std::string("the CPU plan does not run ") + to_string(o.precision) + " yet");
         bytes.activations = schedule.bytes(BufferKind::Activation);
         bytes.gradients = schedule.bytes(BufferKind::Gradient);
         buffers.reserve(schedule.buffers.size());
-        for (const PlannedBuffer& b : schedule.buffers) buffers.emplace_back(count_only ? 1 : b.floats, 0.f);
+        for (const PlannedBuffer& b : schedule.buffers)
+            buffers.emplace_back(count_only ? 1 : (b.bytes() + sizeof(float) - 1) / sizeof(float), 0.f);
         steps.reserve(schedule.steps.size());
         for (const ScheduledStep& s : schedule.steps) steps.push_back(build(model, s, wm));
         output_op = steps[schedule.output_step].op.get();
@@ -64,21 +66,25 @@ struct CpuPlan::Impl {
         lease = MemoryLease(bytes);
     }
 
+    // Storage of the buffer's type (bf16 buffers are addressed as float storage too).
     float* buffer(int id) { return id == kNoBuffer ? nullptr : buffers[std::size_t(id)].data(); }
+    DType type(int id) const { return id == kNoBuffer ? DType::Float32 : schedule.buffers[std::size_t(id)].dtype; }
     const float* buffer(int id) const { return id == kNoBuffer ? nullptr : buffers[std::size_t(id)].data(); }
 
     Step build(const Model& model, const ScheduledStep& s, WeightMemory wm) {
         Step st;
         st.count = s.count;
         st.grad = buffer(s.grad);
+        st.grad_type = type(s.grad);
         for (int slot : s.grad_slots) st.grad_slots.push_back(buffer(slot));
         if (!s.runs) return st;
         const bool training = schedule.options.training && !(s.frozen && s.grad == kNoBuffer);
         OpSetup setup{.ctx = ctx, .node = *s.info, .batch = schedule.options.batch, .training = training,
                       .frozen = s.frozen, .seed = s.seed, .fuse_relu = s.rewrites.fuse_relu, .relu_moved_out = s.rewrites.relu_moved_out,
                       .relu_after = s.rewrites.relu_after, .dry_run = count_only};
-        for (int id : s.in) setup.in.push_back(buffer(id));
-        for (int id : s.in_grad) setup.in_grad.push_back(buffer(id));
+        BufferTypes types{.out = type(s.out), .out_grad = type(s.grad)};
+        for (int id : s.in) setup.in.push_back(buffer(id)), types.in.push_back(type(id));
+        for (int id : s.in_grad) setup.in_grad.push_back(buffer(id)), types.in_grad.push_back(type(id));
         setup.out = buffer(s.out);
         setup.out_grad = st.grad;
         for (const WeightRef* w : model.weights_of(s.node)) {
@@ -93,7 +99,8 @@ struct CpuPlan::Impl {
                 float(param_float(model.info(s.rewrites.folded_norm).params, "epsilon")), s.rewrites.folded_norm_relu};
         }
         try {
-            st.op = make_cpu_op(setup);
+            st.compute = cpu_compute_type(setup, types);
+            st.op = make_cpu_op(setup, types);
         } catch (const dnnl::error& e) {
             throw runtime_error("node '" + s.node + "': oneDNN could not build a kernel: " + e.what());
         }
@@ -111,7 +118,7 @@ struct CpuPlan::Impl {
         auto charge = [&](int id) -> std::size_t {
             if (id == kNoBuffer || charged[std::size_t(id)]) return 0;
             charged[std::size_t(id)] = true;
-            return schedule.buffers[std::size_t(id)].floats * sizeof(float);
+            return schedule.buffers[std::size_t(id)].bytes();
         };
         profile.resize(steps.size());
         for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -121,6 +128,7 @@ struct CpuPlan::Impl {
             p.bytes = charge(s.out) + charge(s.grad);
             for (int slot : s.grad_slots) p.bytes += charge(slot);
             if (steps[i].op) p.bytes += steps[i].op->workspace_bytes();
+            p.compute = steps[i].op ? steps[i].compute : type(s.out);
         }
     }
 
@@ -132,8 +140,12 @@ struct CpuPlan::Impl {
         for (const float* src : st.grad_slots) {
             if (src == dst) continue;
             if (!started) {
-                std::copy(src, src + st.count, dst);
+                std::memcpy(dst, src, st.count * dtype_size(st.grad_type));
                 started = true;
+                continue;
+            }
+            if (st.grad_type == DType::BFloat16) {
+                add_bf16(reinterpret_cast<bf16_t*>(dst), reinterpret_cast<const bf16_t*>(src), st.count);
                 continue;
             }
             core_detail::for_each_slice(st.count, [&](std::size_t begin, std::size_t end) {
@@ -178,7 +190,9 @@ std::int64_t CpuPlan::input_width(std::size_t i) const {
 
 void CpuPlan::set_input(const float* host, std::size_t i) {
     const int id = impl_->schedule.inputs.at(i);
-    std::memcpy(impl_->buffer(id), host, impl_->schedule.buffers[std::size_t(id)].floats * sizeof(float));
+    const std::size_t n = impl_->schedule.buffers[std::size_t(id)].floats;
+    if (impl_->type(id) == DType::BFloat16) return to_bf16(host, reinterpret_cast<bf16_t*>(impl_->buffer(id)), n);
+    std::memcpy(impl_->buffer(id), host, n * sizeof(float));
 }
 
 std::int64_t CpuPlan::output_width() const { return impl_->schedule.output_width; }
@@ -238,7 +252,10 @@ void CpuPlan::read_input_grad(float* host, std::size_t i) const {
     const Schedule& s = impl_->schedule;
     const int id = s.input_grads.at(i);
     if (id == kNoBuffer) throw runtime_error("read_input_grad() on a plan built without input_grads");
-    std::memcpy(host, impl_->buffer(id), s.buffers[std::size_t(id)].floats * sizeof(float));
+    const std::size_t n = s.buffers[std::size_t(id)].floats;
+    if (impl_->type(id) == DType::BFloat16)
+        return from_bf16(reinterpret_cast<const bf16_t*>(impl_->buffers[std::size_t(id)].data()), host, n);
+    std::memcpy(host, impl_->buffer(id), n * sizeof(float));
 }
 
 void CpuPlan::seek_rng(std::uint64_t steps) {

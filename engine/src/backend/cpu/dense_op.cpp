@@ -1,6 +1,9 @@
 // Dense on oneDNN inner product. The kernel is stored as Keras stores it, (in, units) row-major,
 // which is oneDNN's `io` weights layout, so checkpoints and exports need no transposition.
-// The activation runs through PostActivation (fused as a post-op where oneDNN can).
+// The activation runs through PostActivation (fused as a post-op where oneDNN can). In bfloat16
+// the primitives read a bf16 copy of the kernel in the layout each prefers, rounded from the
+// float32 master once per forward; the kernel's gradient is written in float32.
+#include "backend/cpu/layout_copy.h"
 #include "backend/cpu/ops.h"
 #include "backend/cpu/post_activation.h"
 #include "layerforge/core/error.h"
@@ -14,7 +17,7 @@ public:
     explicit DenseOp(const OpSetup& s)
         : ctx_(s.ctx),
           act_(s.ctx, param_str(s.node.params, "activation"), s.batch, param_int(s.node.params, "units"), s.out,
-               s.out_grad, s.training) {
+               s.out_grad, s.training, s.dtype) {
         using namespace dnnl;
         using tag = memory::format_tag;
         const auto& p = s.node.params;
@@ -23,16 +26,18 @@ public:
         float* ip_dst = act_.primitive_dst();
         float* ip_diff_dst = act_.primitive_diff_dst();
 
-        auto src_md = plain_md({n, k}), dst_md = plain_md({n, m});
+        const bool bf16 = s.dtype == DType::BFloat16;
+        auto src_md = plain_md({n, k}, s.dtype), dst_md = plain_md({n, m}, s.dtype);
         memory::desc w_md({m, k}, memory::data_type::f32, tag::io);
+        auto compute_w_md = bf16 ? memory::desc({m, k}, memory::data_type::bf16, tag::any) : w_md;
         memory::desc b_md = bias ? plain_md({m}) : memory::desc();
         auto prop = s.training ? prop_kind::forward_training : prop_kind::forward_inference;
-        auto fd = bias ? inner_product_forward::desc(prop, src_md, w_md, b_md, dst_md)
-                       : inner_product_forward::desc(prop, src_md, w_md, dst_md);
+        auto fd = bias ? inner_product_forward::desc(prop, src_md, compute_w_md, b_md, dst_md)
+                       : inner_product_forward::desc(prop, src_md, compute_w_md, dst_md);
         inner_product_forward::primitive_desc fpd(fd, act_.attr(), ctx_.eng);
         fwd_ = inner_product_forward(fpd);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md, ctx_, s.in[0])},
-                     {DNNL_ARG_WEIGHTS, wrap(w_md, ctx_, s.w[0])},
+                     {DNNL_ARG_WEIGHTS, fwd_w_.bind(fpd.weights_desc(), wrap(w_md, ctx_, s.w[0]), ctx_)},
                      {DNNL_ARG_DST, wrap(dst_md, ctx_, ip_dst)}};
         if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md, ctx_, s.w[1]);
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
@@ -44,10 +49,11 @@ public:
             // A matmul: inner_product_backward_data runs gemm with a transposed operand, which
             // took 11.6 ms instead of 2.6 for 50x1024 -> 3136 with 2 threads here.
             memory::desc wt_md({m, k}, memory::data_type::f32, memory::dims{1, m});
-            matmul::primitive_desc dpd(matmul::desc(dst_md, wt_md, src_md), Scratchpad::attr(), ctx_.eng);
+            auto compute_wt_md = bf16 ? memory::desc({m, k}, memory::data_type::bf16, tag::any) : wt_md;
+            matmul::primitive_desc dpd(matmul::desc(dst_md, compute_wt_md, src_md), Scratchpad::attr(), ctx_.eng);
             bwd_data_ = matmul(dpd);
             bwd_data_args_ = {{DNNL_ARG_SRC, wrap(dst_md, ctx_, ip_diff_dst)},
-                              {DNNL_ARG_WEIGHTS, wrap(wt_md, ctx_, s.w[0])},
+                              {DNNL_ARG_WEIGHTS, bwd_w_.bind(dpd.weights_desc(), wrap(wt_md, ctx_, s.w[0]), ctx_)},
                               {DNNL_ARG_DST, wrap(src_md, ctx_, s.in_grad[0])}};
             ctx_.scratch.bind(dpd, ctx_.eng, bwd_data_args_);
             impl_ += std::string(" / ") + dpd.impl_info_str();
@@ -66,6 +72,7 @@ public:
     }
 
     void forward() override {
+        fwd_w_.convert(ctx_);
         run(fwd_, ctx_.strm, fwd_args_);
         act_.forward();
     }
@@ -73,18 +80,21 @@ public:
     void backward() override {
         act_.backward();
         if (bwd_weights_) run(bwd_weights_, ctx_.strm, bwd_weights_args_);
-        if (bwd_data_) run(bwd_data_, ctx_.strm, bwd_data_args_);
+        if (!bwd_data_) return;
+        bwd_w_.convert(ctx_);
+        run(bwd_data_, ctx_.strm, bwd_data_args_);
     }
 
     std::string impl_info() const override { return impl_ + act_.impl_info(); }
     std::optional<SoftmaxTail> softmax_tail() override { return act_.softmax_tail(); }
     void fuse_softmax_into_loss(bool on) override { act_.fuse_softmax_into_loss(on); }
-    std::size_t workspace_bytes() const override { return act_.workspace_bytes(); }
+    std::size_t workspace_bytes() const override { return act_.workspace_bytes() + fwd_w_.bytes() + bwd_w_.bytes(); }
     bool backward_reads_output() const override { return act_.reads_output(); }
 
 private:
     CpuContext& ctx_;
     PostActivation act_;
+    LayoutCopy fwd_w_, bwd_w_;  // bf16 only: the kernel as the forward / backward-data primitive reads it
     dnnl::primitive fwd_, bwd_data_, bwd_weights_;
     std::unordered_map<int, dnnl::memory> fwd_args_, bwd_data_args_, bwd_weights_args_;
     std::string impl_;

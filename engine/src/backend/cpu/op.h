@@ -12,6 +12,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "backend/cpu/scratchpad.h"
+#include "layerforge/core/precision.h"
 #include "layerforge/graph/analysis.h"
 
 namespace lf {
@@ -43,6 +44,10 @@ struct OpSetup {
     bool relu_moved_out = false;    // Conv2D family: skip the `activation: relu`
     bool relu_after = false;        // MaxPool2D: apply relu to the pooled output
     bool dry_run = false;           // an estimate: buffers are placeholders, build but never run
+    // The type of every activation and activation-gradient buffer above (bfloat16: the pointers
+    // address bf16 storage; only ops with a bfloat16 kernel are built so, the others run inside
+    // a Float32Island). Weights, weight gradients and statistics are always float32.
+    DType dtype = DType::Float32;
     // Inference plans: the BatchNormalization that is a Conv2D's or DepthwiseConv2D's only
     // consumer, folded into the convolution's kernel and bias, so its pass over the activations
     // disappears; `relu` when that BatchNormalization had absorbed the ReLU after it.
@@ -79,10 +84,14 @@ public:
 };
 
 // Helpers shared by the ops.
-inline dnnl::memory::desc plain_md(const dnnl::memory::dims& dims) {
+inline dnnl::memory::data_type dnnl_type(DType t) {
+    return t == DType::BFloat16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
+}
+
+inline dnnl::memory::desc plain_md(const dnnl::memory::dims& dims, DType t = DType::Float32) {
     using tag = dnnl::memory::format_tag;
     static const tag tags[] = {tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde};
-    return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tags[dims.size() - 1]);
+    return dnnl::memory::desc(dims, dnnl_type(t), tags[dims.size() - 1]);
 }
 
 inline dnnl::memory wrap(const dnnl::memory::desc& md, const CpuContext& ctx, const float* p) {

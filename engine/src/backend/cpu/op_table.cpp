@@ -1,15 +1,17 @@
 // The CPU backend's op table: one factory per LayerOp, in enum order (checked at compile time),
 // and what each op's backward reads, for the planner's in-place decisions.
+#include <algorithm>
 #include <set>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/float32_island.h"
 #include "backend/cpu/ops.h"
 
 namespace lf {
 
 namespace {
 
-using CpuFactory = std::unique_ptr<CpuOp> (*)(const OpSetup&);
+using CpuFactory = CpuOpFactory;
 
 constexpr OpTableEntry<CpuFactory> kCpuOps[] = {
     {LayerOp::Input, nullptr},
@@ -56,11 +58,60 @@ bool post_activation_reads_output(const std::string& name, const ScheduledStep& 
     return fused.count(name) && schedule.options.training && step.grad != kNoBuffer;
 }
 
+// The ops built on oneDNN primitives, which all have bfloat16 kernels; the loops do not.
+bool has_bf16_kernel(const NodeInfo& node) {
+    switch (node.spec->op) {
+    case LayerOp::Dense:
+    case LayerOp::Conv2D:
+    case LayerOp::DepthwiseConv2D:
+    case LayerOp::Conv2DTranspose:
+    case LayerOp::MaxPool2D:
+    case LayerOp::AveragePooling2D:
+    case LayerOp::BatchNormalization:
+    case LayerOp::Add:
+    case LayerOp::Concatenate:
+    case LayerOp::Activation:
+    case LayerOp::LeakyReLU:
+    case LayerOp::Sigmoid:
+    case LayerOp::Tanh:
+    case LayerOp::GELU:
+    case LayerOp::Softmax: return true;
+    case LayerOp::ReLU: {  // ActivationKernel's loop form (a threshold, or a cap with a slope)
+        const Params& p = node.params;
+        return param_float(p, "threshold") == 0 &&
+               (param_float(p, "max_value") <= 0 || param_float(p, "negative_slope") == 0);
+    }
+    default: return false;
+    }
+}
+
+bool all_bf16(const BufferTypes& t, const OpSetup& s) {
+    auto bf16 = [](DType d, const void* p) { return !p || d == DType::BFloat16; };
+    for (std::size_t i = 0; i < s.in.size(); ++i)
+        if (!bf16(t.in[i], s.in[i]) || (i < s.in_grad.size() && !bf16(t.in_grad[i], s.in_grad[i]))) return false;
+    return bf16(t.out, s.out) && bf16(t.out_grad, s.out_grad);
+}
+
+bool any_bf16(const BufferTypes& t) {
+    auto is = [](DType d) { return d == DType::BFloat16; };
+    return is(t.out) || is(t.out_grad) || std::any_of(t.in.begin(), t.in.end(), is) ||
+           std::any_of(t.in_grad.begin(), t.in_grad.end(), is);
+}
+
 }  // namespace
 
-std::unique_ptr<CpuOp> make_cpu_op(const OpSetup& setup) {
+DType cpu_compute_type(const OpSetup& setup, const BufferTypes& types) {
+    return has_bf16_kernel(setup.node) && any_bf16(types) && all_bf16(types, setup) ? DType::BFloat16 : DType::Float32;
+}
+
+std::unique_ptr<CpuOp> make_cpu_op(const OpSetup& setup, const BufferTypes& types) {
     CpuFactory make = kCpuOps[std::size_t(setup.node.spec->op)].make;
-    return make ? make(setup) : nullptr;
+    if (!make) return nullptr;
+    if (!any_bf16(types)) return make(setup);
+    if (cpu_compute_type(setup, types) == DType::Float32) return make_float32_island(setup, types, make);
+    OpSetup bf16 = setup;
+    bf16.dtype = DType::BFloat16;
+    return make(bf16);
 }
 
 bool cpu_backward_reads_output(const ScheduledStep& step, const Schedule& schedule) {

@@ -22,15 +22,14 @@ public:
     explicit PoolingOp(const OpSetup& s)
         : ctx_(s.ctx),
           act_(s.ctx, s.relu_after ? "relu" : "linear", s.batch * s.node.layer.output[0] * s.node.layer.output[1],
-               s.node.layer.output[2], s.out, s.out_grad, s.training) {
+               s.node.layer.output[2], s.out, s.out_grad, s.training, s.dtype) {
         using namespace dnnl;
         const std::string& type = s.node.spec->type;
         const Shape& in = s.node.inputs[0];
         const bool is_max = type == "MaxPool2D";
         const Window2D w = pool_window(in, s.node.params, type);
-        auto src_md = memory::desc({s.batch, in[2], in[0], in[1]}, memory::data_type::f32, memory::format_tag::nhwc);
-        auto dst_md = memory::desc({s.batch, in[2], w.out[0], w.out[1]}, memory::data_type::f32,
-                                   memory::format_tag::nhwc);
+        auto src_md = memory::desc({s.batch, in[2], in[0], in[1]}, dnnl_type(s.dtype), memory::format_tag::nhwc);
+        auto dst_md = memory::desc({s.batch, in[2], w.out[0], w.out[1]}, dnnl_type(s.dtype), memory::format_tag::nhwc);
         const memory::dims strides{w.stride[0], w.stride[1]}, kernel{w.kernel[0], w.kernel[1]},
             pad_l{w.pad_l[0], w.pad_l[1]}, pad_r{w.pad_r[0], w.pad_r[1]};
         // TensorFlow averages over the window's valid elements only; ONNX and PyTorch by default

@@ -26,19 +26,19 @@ const FusedActivation* fused_activation(const std::string& name) {
 }  // namespace
 
 PostActivation::PostActivation(CpuContext& ctx, const std::string& name, std::int64_t rows, std::int64_t cols,
-                               float* out, float* out_grad, bool training)
+                               float* out, float* out_grad, bool training, DType dtype)
     : ctx_(ctx) {
     using namespace dnnl;
     const bool linear = name == "linear";
     const FusedActivation* fused = fused_activation(name);
-    const std::size_t count = std::size_t(rows * cols);
+    const std::size_t count = (std::size_t(rows * cols) * dtype_size(dtype) + 3) / sizeof(float);  // storage
     if (!linear && !fused) pre_.resize(count);
     if (!linear && training && out_grad) pre_grad_.resize(count);
     dst_ = linear || fused ? out : pre_.data();
     diff_dst_ = linear ? out_grad : pre_grad_.data();
     if (linear) return;
     if (!fused) {
-        act_.emplace(ctx_, name, ActivationParams{}, rows, cols, dst_, out, out_grad, diff_dst_, training);
+        act_.emplace(ctx_, name, ActivationParams{}, rows, cols, dst_, out, out_grad, diff_dst_, training, dtype);
         impl_ = " + " + act_->impl_info();
         return;
     }
@@ -46,7 +46,7 @@ PostActivation::PostActivation(CpuContext& ctx, const std::string& name, std::in
     alpha_ = fused->alpha;
     impl_ = std::string(" + post-op ") + fused->name;
     if (!training || !out_grad) return;
-    auto md = plain_md({rows, cols});
+    auto md = plain_md({rows, cols}, dtype);
     eltwise_forward::primitive_desc hint(
         eltwise_forward::desc(prop_kind::forward_training, fused->bwd, md, fused->alpha, 0.f), ctx_.eng);
     eltwise_backward::primitive_desc bpd(eltwise_backward::desc(fused->bwd, md, md, fused->alpha, 0.f),

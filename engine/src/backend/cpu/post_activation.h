@@ -16,9 +16,9 @@ namespace lf {
 class PostActivation {
 public:
     // The primitive's output is rows x cols (channels last: cols = channels); out/out_grad are
-    // the layer's output and its gradient (null in inference plans).
+    // the layer's output and its gradient (null in inference plans), both of `dtype`.
     PostActivation(CpuContext& ctx, const std::string& name, std::int64_t rows, std::int64_t cols, float* out,
-                   float* out_grad, bool training);
+                   float* out_grad, bool training, DType dtype = DType::Float32);
     PostActivation(const PostActivation&) = delete;
     PostActivation& operator=(const PostActivation&) = delete;
 
@@ -39,7 +39,7 @@ private:
     CpuContext& ctx_;
     dnnl::algorithm fused_fwd_ = dnnl::algorithm::undef;
     float alpha_ = 0.f;
-    std::vector<float> pre_, pre_grad_;    // pre-activation values (unfused only) and their gradient
+    std::vector<float> pre_, pre_grad_;    // pre-activation values (unfused only) and their gradient, as storage
     float* dst_ = nullptr;
     float* diff_dst_ = nullptr;
     std::optional<ActivationKernel> act_;  // unfused activations only
