@@ -76,6 +76,17 @@ inline Stats run_fit(const lf::Project& proj, const lf::TensorDataset& train, st
     return rec.stats;
 }
 
+// "a,b,c" -> {"a", "b", "c"}: the option lists of the benchmarks.
+inline std::vector<std::string> split_list(const std::string& list) {
+    std::vector<std::string> out;
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        out.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
 // Walks the command line: handle(option, value) sees each option and calls value() for its
 // argument (a missing one prints the usage and exits 2); it returns false for an unknown
 // option. Returns the exit code to stop with (0 for --help), or -1 to go on.

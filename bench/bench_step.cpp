@@ -8,10 +8,11 @@
 //   --fuse 1,0     the plan's rewrites on and off (PlanOptions::fuse: the ReLU rewrites, and
 //                  in inference plans BatchNormalization folded into the convolution before it)
 //   --precision float32,mixed_bfloat16   precision policies (each with every --fuse value)
-//   --kernels      print each step's compute type and oneDNN implementation per variant
+//   --threads 1,2,0  the plans' OpenMP threads (PlanOptions::threads; 0: the engine's choice)
+//   --kernels      print each step's compute type, ms per pass and oneDNN implementation per variant
 //
 // Usage: bench_step [--project FILE] [--batch 50] [--steps 20] [--rounds 6] [--fuse 1,0]
-//                   [--precision P,...] [--kernels] [--threads N]
+//                   [--precision P,...] [--threads N,...] [--kernels]
 // Data are random inputs and labels: the work per step does not depend on the values.
 #include <omp.h>
 
@@ -42,26 +43,31 @@ struct Round {
 
 class Variant {
 public:
-    Variant(const lf::Project& p, std::int64_t batch, bool fuse, lf::Precision precision)
-        : fuse(fuse), precision(precision),
+    Variant(const lf::Project& p, std::int64_t batch, bool fuse, lf::Precision precision, int threads)
+        : fuse(fuse), precision(precision), threads(threads),
           rig_(p.graph, batch, fuse, p.training.loss, p.training.loss_params, p.training.optimizer.type,
-               p.training.optimizer.params, precision) {}
+               p.training.optimizer.params, precision, threads) {}
 
-    std::string name() const { return std::string(fuse ? "fuse on, " : "fuse off, ") + lf::to_string(precision); }
+    std::string name() const {
+        return std::string(fuse ? "fuse on, " : "fuse off, ") + lf::to_string(precision) + ", " +
+               (threads ? std::to_string(threads) : "auto=" + std::to_string(rig_.plan->threads())) + " thr";
+    }
 
     void print_kernels() const {
         std::printf("%s:\n", name().c_str());
         const lf::PlanProfile& profile = rig_.plan->profile();
-        for (const auto& [node, impl] : rig_.plan->kernels()) {
-            const char* type = "";
+        std::printf("  %-28s %-9s %9s %9s  %s\n", "step", "computes", "fwd ms", "bwd ms", "oneDNN implementation");
+        for (const auto& [node, impl] : rig_.plan->kernels())
             for (const lf::LayerProfile& l : profile)
-                if (l.node == node) type = lf::to_string(l.compute);
-            std::printf("  %-28s %-9s %s\n", node.c_str(), type, impl.c_str());
-        }
+                if (l.node == node)
+                    std::printf("  %-28s %-9s %9.3f %9.3f  %s\n", node.c_str(), lf::to_string(l.compute),
+                                l.forwards ? double(l.forward_ns) / 1e6 / double(l.forwards) : 0.0,
+                                l.backwards ? double(l.backward_ns) / 1e6 / double(l.backwards) : 0.0, impl.c_str());
     }
 
     const bool fuse;
     const lf::Precision precision;
+    const int threads;
 
     // Mean milliseconds per step of each part over `steps` steps; the training steps' CPU time.
     Round run(int steps) {
@@ -99,7 +105,7 @@ private:
 
 void usage() {
     std::fprintf(stderr, "usage: bench_step [--project FILE] [--batch N] [--steps N] [--rounds N] [--fuse 1,0] "
-                         "[--precision float32,mixed_bfloat16] [--kernels] [--threads N]\n");
+                         "[--precision float32,mixed_bfloat16] [--threads N,...] [--kernels]\n");
 }
 
 }  // namespace
@@ -107,7 +113,8 @@ void usage() {
 int main(int argc, char** argv) {
     std::string project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_cnn.lfproj";
     std::int64_t batch = 50;
-    int steps = 20, rounds = 6, threads = 0;
+    int steps = 20, rounds = 6;
+    std::vector<int> threads{0};
     std::vector<bool> fuse{true, false};
     std::vector<lf::Precision> precisions{lf::Precision::Float32};
     bool kernels = false;
@@ -116,17 +123,17 @@ int main(int argc, char** argv) {
         else if (a == "--batch") batch = std::stoll(value());
         else if (a == "--steps") steps = std::stoi(value());
         else if (a == "--rounds") rounds = std::stoi(value());
-        else if (a == "--threads") threads = std::stoi(value());
+        else if (a == "--threads") {
+            threads.clear();
+            for (const std::string& t : split_list(value())) threads.push_back(std::stoi(t));
+        }
         else if (a == "--kernels") kernels = true;
         else if (a == "--precision") {
             precisions.clear();
-            const std::string list = value();
-            for (std::size_t start = 0; start <= list.size();) {
-                const std::size_t comma = std::min(list.find(',', start), list.size());
-                auto p = lf::parse_precision(list.substr(start, comma - start));
+            for (const std::string& name : split_list(value())) {
+                auto p = lf::parse_precision(name);
                 if (!p) return false;
                 precisions.push_back(*p);
-                start = comma + 1;
             }
         }
         else if (a == "--fuse") {
@@ -137,21 +144,19 @@ int main(int argc, char** argv) {
         return true;
     });
     if (stop >= 0) return stop;
-    if (threads > 0) omp_set_num_threads(threads);
     try {
         lf::Project p = lf::load_project(project);
         std::vector<std::unique_ptr<Variant>> variants;
         for (lf::Precision precision : precisions)
-            for (bool f : fuse) variants.push_back(std::make_unique<Variant>(p, batch, f, precision));
-        if (kernels)
-            for (auto& v : variants) v->print_kernels();
+            for (bool f : fuse)
+                for (int t : threads) variants.push_back(std::make_unique<Variant>(p, batch, f, precision, t));
         for (auto& v : variants) v->run(2);  // warm-up: first-touch pages, oneDNN's caches
         std::vector<std::vector<Round>> rows(variants.size());
         for (int r = 0; r < rounds; ++r)
             for (std::size_t i = 0; i < variants.size(); ++i) rows[i].push_back(variants[i]->run(steps));
         std::printf("%s, batch %lld, %d rounds of %d steps, OpenMP threads %d; ms per step, median [min..max] "
                     "over rounds\n", p.name.c_str(), (long long)batch, rounds, steps, omp_get_max_threads());
-        std::printf("%-26s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %s\n", "variant", "forward",
+        std::printf("%-40s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %s\n", "variant", "forward",
                     "loss+backward", "optimizer", "step", "CPU ms per image", "inference forward",
                     "inference CPU ms/img", "images/s (median step)");
         for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -165,7 +170,7 @@ int main(int argc, char** argv) {
             };
             std::vector<double> step;
             for (const Round& r : rows[i]) step.push_back(r.step());
-            std::printf("%-26s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %.0f\n",
+            std::printf("%-40s | %-22s | %-22s | %-22s | %-22s | %-18s | %-22s | %-18s | %.0f\n",
                         variants[i]->name().c_str(),
                         col([](const Round& r) { return r.forward; }).c_str(),
                         col([](const Round& r) { return r.backward; }).c_str(),
@@ -176,6 +181,8 @@ int main(int argc, char** argv) {
                         col([](const Round& r) { return r.inference_cpu_per_image; }).c_str(),
                         1000.0 * double(batch) / percentile(step, 0.5));
         }
+        if (kernels)  // times per pass since the plans were built
+            for (auto& v : variants) v->print_kernels();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_step: %s\n", e.what());
         return 1;

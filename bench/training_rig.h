@@ -16,10 +16,12 @@ namespace bench {
 struct TrainingRig {
     TrainingRig(lf::Graph g, std::int64_t batch, bool fuse, const std::string& loss, const lf::Params& loss_params,
                 const std::string& optimizer, const lf::Params& optimizer_params,
-                lf::Precision precision = lf::Precision::Float32)
+                lf::Precision precision = lf::Precision::Float32, int threads = 0)
         : model(std::move(g)), batch(batch), device(lf::load_model((model.init_weights(1), model), "cpu")),
-          plan(device->make_plan({.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse, .precision = precision})),
-          infer(device->make_plan({.batch = batch, .mode = lf::PlanMode::Infer, .fuse = fuse, .precision = precision})),
+          plan(device->make_plan(
+              {.batch = batch, .mode = lf::PlanMode::Train, .fuse = fuse, .precision = precision, .threads = threads})),
+          infer(device->make_plan(
+              {.batch = batch, .mode = lf::PlanMode::Infer, .fuse = fuse, .precision = precision, .threads = threads})),
           host_loss(*plan),
           loss_fn(lf::make_loss(loss, loss_params)), opt(lf::make_optimizer(optimizer, optimizer_params)) {
         opt->bind(model.weights().size());

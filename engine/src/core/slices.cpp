@@ -13,6 +13,28 @@ constexpr std::size_t kAlign = 16;             // floats per 64-byte cache line
 constexpr std::size_t kMinParallel = 1 << 16;  // below this, waking the pool costs more than it saves
 }  // namespace
 
+int pool_threads() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+ThreadCount::ThreadCount(int threads) : previous_(pool_threads()) {
+#ifdef _OPENMP
+    if (threads > 0 && threads != previous_) omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+
+ThreadCount::~ThreadCount() {
+#ifdef _OPENMP
+    if (omp_get_max_threads() != previous_) omp_set_num_threads(previous_);
+#endif
+}
+
 void run_slices(std::size_t n, void (*fn)(void*, std::size_t, std::size_t), void* context) {
     // Serial without OpenMP (a compiler without it) and under ThreadSanitizer, which cannot see
     // libgomp's barriers and would report the slices' writes as racing with the caller's reads.

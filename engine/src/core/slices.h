@@ -10,6 +10,22 @@
 
 namespace lf::core_detail {
 
+// The OpenMP threads the calling thread's parallel regions use (oneDNN's primitives, the slices):
+// pool_threads() now, and ThreadCount to set them for a scope. With OpenMP the count is the
+// calling thread's own setting, so a plan may run on fewer threads than the data workers see.
+int pool_threads();
+
+class ThreadCount {
+public:
+    explicit ThreadCount(int threads);  // <= 0: leave as it is
+    ~ThreadCount();
+    ThreadCount(const ThreadCount&) = delete;
+    ThreadCount& operator=(const ThreadCount&) = delete;
+
+private:
+    int previous_;
+};
+
 void run_slices(std::size_t n, void (*fn)(void* context, std::size_t begin, std::size_t end), void* context);
 
 template <class Fn>

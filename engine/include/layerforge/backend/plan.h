@@ -28,6 +28,9 @@ struct PlanOptions {
     // bfloat16 kernel run on them; the output layer, the host arrays, weights and weight
     // gradients stay float32. The device must support it (Backend::precision_unsupported).
     Precision precision = Precision::Float32;
+    // CPU: the OpenMP threads its kernels run on. 0: chosen from the work per step, one thread
+    // for plans too small to share (waking the pool costs more than it saves), all otherwise.
+    int threads = 0;
 };
 
 // One step of a plan (a layer, or an Input or view that runs nothing) and what it cost since the
@@ -88,6 +91,10 @@ public:
 
     // (node id, kernel implementation) for every compiled op, e.g. to spot reference kernels.
     virtual std::vector<std::pair<std::string, std::string>> kernels() const = 0;
+
+    // The host threads its kernels run on (PlanOptions::threads as chosen); 0 where the device
+    // runs them itself.
+    virtual int threads() const { return 0; }
 
     // This plan's activations, gradients of activations and kernel workspaces, in bytes.
     virtual MemoryBreakdown memory() const = 0;

@@ -15,8 +15,12 @@ std::unique_ptr<Backend> make_cpu_backend();
 // The CPU op of a running step (op_table.cpp), or null when the layer has nothing to run.
 // `types` are the types of setup's buffers: with bf16 among them, an op with a bfloat16 kernel
 // whose buffers are all bf16 computes in bf16, any other runs as a Float32Island.
-std::unique_ptr<CpuOp> make_cpu_op(const OpSetup& setup, const BufferTypes& types);
-DType cpu_compute_type(const OpSetup& setup, const BufferTypes& types);
+// An op whose bfloat16 kernel would be one of oneDNN's slow reference ones is a Float32Island too.
+struct BuiltOp {
+    std::unique_ptr<CpuOp> op;
+    DType compute = DType::Float32;  // what it computes in
+};
+BuiltOp make_cpu_op(const OpSetup& setup, const BufferTypes& types);
 
 // Whether the CPU op of `step` will read its own output in backward(): the planner then keeps
 // a ReLU after it from overwriting that buffer. The op reports the same (checked when built).

@@ -37,6 +37,7 @@ public:
     void seek_rng(std::uint64_t steps) override;
     std::vector<std::pair<std::string, std::string>> kernels() const override;
     MemoryBreakdown memory() const override;
+    int threads() const override;
     const PlanProfile& profile() const override;
 
     // The part of memory().workspaces that is oneDNN's scratchpad: one buffer the plan's

@@ -98,20 +98,28 @@ bool any_bf16(const BufferTypes& t) {
            std::any_of(t.in_grad.begin(), t.in_grad.end(), is);
 }
 
-}  // namespace
-
-DType cpu_compute_type(const OpSetup& setup, const BufferTypes& types) {
-    return has_bf16_kernel(setup.node) && any_bf16(types) && all_bf16(types, setup) ? DType::BFloat16 : DType::Float32;
+// oneDNN's plain C++ implementations, many times slower than its jit kernels.
+bool is_slow_kernel(const std::string& impl) {
+    for (const char* slow : {"ref:", "ref,", "nspc_bnorm:any", "ncsp_bnorm:any"})
+        if (impl.find(slow) != std::string::npos) return true;
+    return impl.rfind("ref", 0) == 0;
 }
 
-std::unique_ptr<CpuOp> make_cpu_op(const OpSetup& setup, const BufferTypes& types) {
+}  // namespace
+
+BuiltOp make_cpu_op(const OpSetup& setup, const BufferTypes& types) {
     CpuFactory make = kCpuOps[std::size_t(setup.node.spec->op)].make;
-    if (!make) return nullptr;
-    if (!any_bf16(types)) return make(setup);
-    if (cpu_compute_type(setup, types) == DType::Float32) return make_float32_island(setup, types, make);
-    OpSetup bf16 = setup;
-    bf16.dtype = DType::BFloat16;
-    return make(bf16);
+    if (!make) return {};
+    if (!any_bf16(types)) return {make(setup), DType::Float32};
+    if (has_bf16_kernel(setup.node) && all_bf16(types, setup)) {
+        OpSetup bf16 = setup;
+        bf16.dtype = DType::BFloat16;
+        std::unique_ptr<CpuOp> op = make(bf16);
+        // oneDNN has no jit bf16 kernel for some shapes (a batch normalisation of 8 or 24
+        // channels gets nspc_bnorm:any, 15x slower than float32): float32 between conversions.
+        if (!is_slow_kernel(op->impl_info())) return {std::move(op), DType::BFloat16};
+    }
+    return {make_float32_island(setup, types, make), DType::Float32};
 }
 
 bool cpu_backward_reads_output(const ScheduledStep& step, const Schedule& schedule) {
