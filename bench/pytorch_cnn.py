@@ -16,10 +16,12 @@ peak_rss_mb: ru_maxrss of this process at the end.
 
 PyTorch at its best: torch.set_num_threads() before anything else, OPENBLAS_CORETYPE unset and
 MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296 (bench/compare_pytorch.sh
-sets them).
+sets them), and --memory-format channels_last (model and inputs), PyTorch's own advice for CPU
+convolutions. --autocast bf16 trains under torch.autocast('cpu', dtype=torch.bfloat16).
 
 Usage: /usr/bin/python3 bench/pytorch_cnn.py [--model fashion_cnn] [--batch 50,128] [--epochs 2]
-       [--limit 12000] [--threads 2] [--json]
+       [--limit 12000] [--threads 2] [--memory-format channels_last|contiguous] [--autocast bf16]
+       [--json]
 """
 import argparse
 
@@ -29,6 +31,8 @@ ap.add_argument("--batch", default="50,128")
 ap.add_argument("--epochs", type=int, default=2)
 ap.add_argument("--limit", type=int, default=12000)
 ap.add_argument("--threads", type=int, default=2)
+ap.add_argument("--memory-format", default="channels_last", choices=["channels_last", "contiguous"])
+ap.add_argument("--autocast", choices=["bf16"])
 ap.add_argument("--json", action="store_true")
 ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
 args = ap.parse_args()
@@ -82,9 +86,13 @@ def fashion_resnet():
 def run(x, y, xt, batch, epochs):
     torch.manual_seed(42)
     model = {"fashion_cnn": fashion_cnn, "fashion_resnet": fashion_resnet}[args.model]()
-    row = train_epochs(model, x, y, batch, epochs)
+    fmt = torch.channels_last if args.memory_format == "channels_last" else torch.contiguous_format
+    model = model.to(memory_format=fmt)
+    x, xt = x.contiguous(memory_format=fmt), xt.contiguous(memory_format=fmt)
+    autocast = args.autocast == "bf16"
+    row = train_epochs(model, x, y, batch, epochs, autocast)
     model.eval()
-    with torch.no_grad():
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
         m = (xt.shape[0] // batch) * batch
         t0 = time.perf_counter()
         for s in range(0, m, batch):
@@ -100,6 +108,7 @@ def main():
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     if args.json:
         print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "model": args.model,
+                          "memory_format": args.memory_format, "autocast": args.autocast or "none",
                           "epochs": args.epochs, "peak_rss_mb": rss, "results": rows}))
         return
     print(f"PyTorch {torch.__version__}, {args.model}, {torch.get_num_threads()} threads, {args.epochs} epoch(s) "

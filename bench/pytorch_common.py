@@ -32,9 +32,11 @@ def pct(v, q):
     return v[i] * (1 - f) + v[i + 1] * f if i + 1 < len(v) else v[i]
 
 
-def train_epochs(model, x, y, batch, epochs):
+def train_epochs(model, x, y, batch, epochs, autocast=False):
     """Trains `model` as the Layerforge benchmarks do: Adam(lr=1e-3, eps=1e-7 as Keras),
     CrossEntropyLoss on the logits, each epoch over full batches of a fresh permutation.
+    autocast: the forward pass and the loss under torch.autocast('cpu', dtype=torch.bfloat16),
+    PyTorch's mixed precision (float32 master weights and optimizer).
     Returns the result row: images/s per epoch (median, min, max), step ms (median, p90)."""
     import time
 
@@ -45,6 +47,7 @@ def train_epochs(model, x, y, batch, epochs):
     loss_fn = torch.nn.CrossEntropyLoss()
     n = x.shape[0]
     steps = n // batch
+    channels_last = x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous()
     epoch_ips, step_ms = [], []
     model.train()
     for _ in range(epochs):
@@ -54,8 +57,11 @@ def train_epochs(model, x, y, batch, epochs):
             t0 = time.perf_counter()
             idx = perm[s * batch:(s + 1) * batch]
             xb, yb = x[idx], y[idx]
+            if channels_last:  # indexing may hand back a channels-first batch
+                xb = xb.contiguous(memory_format=torch.channels_last)
             opt.zero_grad(set_to_none=True)
-            loss = loss_fn(model(xb), yb)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+                loss = loss_fn(model(xb), yb)
             loss.backward()
             opt.step()
             step_ms.append((time.perf_counter() - t0) * 1000)
