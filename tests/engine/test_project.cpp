@@ -94,6 +94,7 @@ lf::Project rich_project() {
     p.training.seed = -1;
     p.training.shuffle = false;
     p.training.memory_limit_mb = 2048;
+    p.training.precision = lf::Precision::MixedBFloat16;
     p.training.callbacks = {{"EarlyStopping", {{"monitor", std::string("val_loss")}, {"patience", std::int64_t(3)}}},
                             {"ReduceLROnPlateau", {}}};
     return p;
@@ -160,6 +161,22 @@ private slots:
         QVERIFY(std::holds_alternative<double>(cp.at("whole")));
         QCOMPARE(std::get<double>(cp.at("third")), 1.0 / 3.0);
         QVERIFY(std::holds_alternative<lf::IntList>(cp.at("kernel_size")));
+    }
+
+    void precision_is_a_policy_name_and_float32_stays_out_of_the_file() {
+        lf::Project p = expected_mlp();
+        QVERIFY(lf::serialize_project(p).find("precision") == std::string::npos);  // files stay as they were
+        QCOMPARE(lf::parse_project(lf::serialize_project(p), kOrigin).training.precision, lf::Precision::Float32);
+        p.training.precision = lf::Precision::MixedBFloat16;
+        const std::string text = lf::serialize_project(p);
+        QVERIFY2(text.find("\"precision\": \"mixed_bfloat16\"") != std::string::npos, text.c_str());
+        QCOMPARE(lf::parse_project(text, kOrigin).training.precision, lf::Precision::MixedBFloat16);
+        const lf::Project f32 = lf::parse_project(doc(kTwoNodes, R"(, "training": {"precision": "float32"})"), kOrigin);
+        QCOMPARE(f32.training.precision, lf::Precision::Float32);
+        // Keras' names only: the file, the JSON path and every allowed value are named.
+        expect_error(doc(kTwoNodes, R"(, "training": {"precision": "bfloat16"})"),
+                     {"training.precision", "unknown value \"bfloat16\"", "\"float32\", \"mixed_bfloat16\""});
+        expect_error(doc(kTwoNodes, R"(, "training": {"precision": 16})"), {"training.precision", "string"});
     }
 
     void templates_are_in_canonical_form() {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "layerforge/core/limits.h"
 #include "layerforge/project/project.h"
@@ -138,11 +139,11 @@ Graph read_graph(const JsonView& v) {
 }
 
 void check_one_of(const JsonView& parent, const std::string& key, const std::string& value,
-                  std::initializer_list<const char*> allowed) {
+                  const std::vector<std::string>& allowed) {
     std::string list;
-    for (const char* a : allowed) {
+    for (const std::string& a : allowed) {
         if (value == a) return;
-        list += (list.empty() ? "\"" : ", \"") + std::string(a) + "\"";
+        list += (list.empty() ? "\"" : ", \"") + a + "\"";
     }
     throw parent.child(key)->error("unknown value \"" + value + "\"; use one of " + list);
 }
@@ -173,9 +174,18 @@ DatasetBinding read_dataset(const JsonView& v) {
     return d;
 }
 
+Precision read_precision(const JsonView& v) {
+    std::string name = to_string(Precision::Float32);
+    v.read("precision", name);
+    std::vector<std::string> names;
+    for (Precision p : kPrecisions) names.push_back(to_string(p));
+    check_one_of(v, "precision", name, names);
+    return *parse_precision(name);
+}
+
 TrainingConfig read_training(const JsonView& v) {
     v.expect_object({"optimizer", "loss", "metrics", "schedule", "batch_size", "epochs", "seed", "shuffle",
-                     "callbacks", "memory_limit_mb", "initial_weights"});
+                     "callbacks", "memory_limit_mb", "initial_weights", "precision"});
     TrainingConfig t;
     if (auto o = v.child("optimizer")) t.optimizer = read_named(*o);
     if (auto l = v.child("loss")) {
@@ -201,6 +211,7 @@ TrainingConfig read_training(const JsonView& v) {
     v.read("memory_limit_mb", t.memory_limit_mb);
     check_min(v, "memory_limit_mb", double(t.memory_limit_mb), 0);
     v.read("initial_weights", t.initial_weights);
+    t.precision = read_precision(v);
     if (auto c = v.child("callbacks"))
         for (std::size_t i = 0; i < c->array_size(); ++i) t.callbacks.push_back(read_named(c->element(i)));
     return t;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "layerforge/core/params.h"
+#include "layerforge/core/precision.h"
 #include "layerforge/graph/graph.h"
 
 namespace lf {
@@ -50,6 +51,9 @@ struct TrainingConfig {
     // NAME.pretrained.safetensors. Empty: the initialisers and the seed. Never written by training,
     // so every run of the project starts from the same weights.
     std::string initial_weights;
+    // The precision policy of every plan a run builds (training, evaluation, prediction):
+    // "precision": "float32" (the default, left out of the file) or "mixed_bfloat16".
+    Precision precision = Precision::Float32;
     bool operator==(const TrainingConfig&) const = default;
 };
 
