@@ -24,8 +24,10 @@ using Json = nlohmann::ordered_json;
 namespace {
 
 // What the run trained with, for `runs compare`: the graph and the training and data settings.
+// The precision policy is always there, float32 too (the project file leaves the default out).
 std::pair<std::string, std::string> snapshots(const Project& p) {
     Json doc = Json::parse(serialize_project(p));
+    doc["training"]["precision"] = to_string(p.training.precision);
     Json settings = {{"training", doc["training"]}, {"dataset", doc["dataset"]}};
     return {doc["model"].dump(), settings.dump()};
 }
@@ -68,6 +70,21 @@ void record_failure(RunRecorder& recorder, std::string* message) {
 }
 
 std::string folder_of(const std::string& path) { return std::filesystem::path(path).parent_path().string(); }
+
+// A resumed run continues in the precision it was recorded with: its curve and checkpoints
+// would not be one run's otherwise. `asked`: --precision, which must then name that policy.
+Precision resumed_precision(const RunInfo& run, const Project& p, std::optional<Precision> asked,
+                            SessionListener& out) {
+    const Precision recorded = run_precision(run);
+    if (asked && *asked != recorded)
+        throw input_error("run " + std::to_string(run.id) + " was recorded with precision " + to_string(recorded) +
+                          "; a resumed run keeps its precision, so --precision " + to_string(*asked) +
+                          " cannot resume it (leave --precision out, or start a new run with it)");
+    if (!asked && p.training.precision != recorded)
+        out.on_line(std::string("resuming in ") + to_string(recorded) + ", the precision run " + std::to_string(run.id) +
+                    " was recorded with (the project's training.precision is " + to_string(p.training.precision) + ")");
+    return recorded;
+}
 
 std::string floats_text(const std::vector<float>& v) {
     Json j = Json::array();
@@ -179,7 +196,16 @@ SessionResult TrainingSession::run() {
     Project& p = project_;
     const SessionOptions& o = options_;
     SessionListener& out = *listener_;
-    require_training_fits(p, o.device);  // before the weights are allocated
+    const std::string store_path = o.store_path.empty() ? RunStore::path_for_project(o.project_path) : o.store_path;
+    std::optional<CheckpointInfo> from;  // the checkpoint a resume continues from
+    if (o.resume) {  // its run's precision decides the plans, so it is looked up first
+        RunStore recorded(store_path, false);
+        from = recorded.resolve(o.resume->empty() ? "latest" : *o.resume, o.resume_run);
+        p.training.precision = resumed_precision(recorded.run(from->run), p, o.precision, out);
+    } else if (o.precision) {
+        p.training.precision = *o.precision;
+    }
+    require_training_fits(p, o.device);  // before the weights are allocated; refuses a precision the device lacks
     Model model(p.graph);
     model.init_weights(std::uint64_t(p.training.seed));
     const std::string start =
@@ -192,7 +218,6 @@ SessionResult TrainingSession::run() {
     trainer.set_log_every(o.log_every);
     // Before the data: a read-only folder or a store that cannot be written stops here, before
     // any file is read or any epoch runs.
-    const std::string store_path = o.store_path.empty() ? RunStore::path_for_project(o.project_path) : o.store_path;
     const std::string weights_path = !o.weights_path.empty() ? o.weights_path : default_weights_path(o.project_path);
     require_writable_folder(folder_of(store_path), "the run store " + store_path + " records the run there");
     require_writable_folder(folder_of(weights_path), "the trained weights go to " + weights_path);
@@ -217,8 +242,8 @@ SessionResult TrainingSession::run() {
     SessionResult result;
     result.class_names = data->class_names;
     std::optional<TrainState> resume;
-    if (o.resume) {
-        CheckpointInfo c = store.resolve(o.resume->empty() ? "latest" : *o.resume, o.resume_run);
+    if (from) {
+        const CheckpointInfo& c = *from;
         resume = restore_checkpoint(model, trainer.optimizer(), store.checkpoint_blob(c.id),
                                     store.path() + " checkpoint " + std::to_string(c.id));
         result.run = c.run;

@@ -63,6 +63,18 @@ RunStore::RunStore(const std::string& path, bool create, int busy_timeout_ms) {
 
 RunStore::~RunStore() = default;
 
+Precision run_precision(const RunInfo& r) {
+    const nlohmann::json settings = nlohmann::json::parse(r.settings, nullptr, false);
+    const nlohmann::json* training = settings.is_object() && settings.contains("training") ? &settings["training"] : nullptr;
+    if (!training || !training->is_object() || !training->contains("precision")) return Precision::Float32;
+    const nlohmann::json& name = (*training)["precision"];
+    const std::optional<Precision> p = name.is_string() ? parse_precision(name.get<std::string>()) : std::nullopt;
+    if (!p)
+        throw runtime_error("run " + std::to_string(r.id) + " was recorded with the unknown precision " + name.dump() +
+                            "; the store is damaged or from a newer Layerforge");
+    return *p;
+}
+
 const std::string& RunStore::path() const { return db_->path(); }
 
 std::int64_t RunStore::create_run(const RunInfo& r) {

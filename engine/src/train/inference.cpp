@@ -71,7 +71,7 @@ Inference::Inference(Model& model, const TrainingConfig& config, const std::stri
     model_.output_node();
     train_detail::make_loss_and_metrics(config, loss_, metrics_);
     if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");
-    plans_ = std::make_unique<PlanCache>(model_, device, std::uint64_t(config.seed), config.memory_limit_mb, nullptr);
+    plans_ = std::make_unique<PlanCache>(model_, device, config, nullptr);
 }
 
 Inference::~Inference() = default;

@@ -7,6 +7,7 @@
 #include "layerforge/core/error.h"
 #include "layerforge/devices/devices.h"
 #include "layerforge/train/optimizer.h"
+#include "layerforge/train/precision_policy.h"
 
 namespace lf {
 
@@ -30,7 +31,7 @@ std::string device_or_cpu(const std::string& device) { return device.empty() ? s
 
 }  // namespace
 
-MemoryBreakdown training_memory_floor(const Model& model, Optimizer& optimizer, std::int64_t batch) {
+MemoryBreakdown training_memory_floor(const Model& model, Optimizer& optimizer, std::int64_t batch, Precision precision) {
     MemoryBreakdown m;
     m.weights = weight_bytes(model);
     m.gradients = m.weights;
@@ -38,7 +39,9 @@ MemoryBreakdown training_memory_floor(const Model& model, Optimizer& optimizer, 
     std::int64_t largest = 0;
     for (const std::string& id : model.analysis().order)
         largest = std::max(largest, model.info(id).layer.output.elements());
-    m.activations = saturated((unsigned __int128)std::uint64_t(largest) * std::uint64_t(batch) * sizeof(float));
+    // mixed_bfloat16 may store even the largest activation in bfloat16: a floor counts it so.
+    const std::size_t unit = precision == Precision::Float32 ? sizeof(float) : dtype_size(DType::BFloat16);
+    m.activations = saturated((unsigned __int128)std::uint64_t(largest) * std::uint64_t(batch) * unit);
     return m;
 }
 
@@ -50,7 +53,7 @@ MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimize
 
 MemoryBreakdown estimate_training_memory(const Graph& graph, Optimizer& optimizer, const PlanOptions& plan) {
     const Model shapes = Model::shapes_only(graph);
-    MemoryBreakdown floor = training_memory_floor(shapes, optimizer, plan.batch);
+    MemoryBreakdown floor = training_memory_floor(shapes, optimizer, plan.batch, plan.precision);
     if (floor.total() > device_memory(device_or_cpu(plan.device)).total) {
         floor.lower_bound = true;  // choosing kernels for sizes like these would take long, for nothing
         return floor;
@@ -60,7 +63,9 @@ MemoryBreakdown estimate_training_memory(const Graph& graph, Optimizer& optimize
 
 MemoryBreakdown estimate_training_memory(const Project& project) {
     const auto optimizer = make_optimizer(project.training.optimizer.type, project.training.optimizer.params);
-    return estimate_training_memory(project.graph, *optimizer, {.batch = project.training.batch_size, .mode = PlanMode::Train});
+    return estimate_training_memory(project.graph, *optimizer,
+                                    {.batch = project.training.batch_size, .mode = PlanMode::Train,
+                                     .precision = project.training.precision});
 }
 
 MemoryBreakdown estimate_inference_memory(const Model& model, const PlanOptions& plan) {
@@ -93,7 +98,9 @@ void check_memory_fits(const MemoryBreakdown& need, std::int64_t limit_mb, const
 
 void require_training_fits(const Project& project, const std::string& device) {
     const auto optimizer = make_optimizer(project.training.optimizer.type, project.training.optimizer.params);
-    const PlanOptions plan{.device = device_or_cpu(device), .batch = project.training.batch_size, .mode = PlanMode::Train};
+    const PlanOptions plan{.device = device_or_cpu(device), .batch = project.training.batch_size, .mode = PlanMode::Train,
+                           .precision = project.training.precision};
+    require_precision(plan.precision, plan.device);  // the estimate would build the refused kernels
     check_memory_fits(estimate_training_memory(project.graph, *optimizer, plan), project.training.memory_limit_mb,
                       plan.device, plan.batch, "training");
 }

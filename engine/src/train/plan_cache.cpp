@@ -3,13 +3,15 @@
 #include "layerforge/core/error.h"
 #include "layerforge/devices/devices.h"
 #include "layerforge/train/memory_budget.h"
+#include "layerforge/train/precision_policy.h"
 
 namespace lf {
 
-PlanCache::PlanCache(Model& model, const std::string& device, std::uint64_t seed, std::int64_t memory_limit_mb,
-                     Optimizer* optimizer)
-    : model_(model), device_(load_model(model, device)), seed_(seed), memory_limit_mb_(memory_limit_mb),
-      optimizer_(optimizer) {}
+PlanCache::PlanCache(Model& model, const std::string& device, const TrainingConfig& config, Optimizer* optimizer)
+    : model_(model), device_(load_model(model, device)), seed_(std::uint64_t(config.seed)),
+      memory_limit_mb_(config.memory_limit_mb), precision_(config.precision), optimizer_(optimizer) {
+    require_precision(precision_, device_->device());
+}
 
 PlanCache::~PlanCache() = default;
 
@@ -27,7 +29,8 @@ PlanSlot& PlanCache::get(std::int64_t batch, bool training) {
     auto& slot = plans_[{batch, training}];
     if (slot) return *slot;
     const PlanOptions o{.device = device_->device(), .batch = batch,
-                        .mode = training ? PlanMode::Train : PlanMode::Infer, .seed = seed_};
+                        .mode = training ? PlanMode::Train : PlanMode::Infer, .seed = seed_,
+                        .precision = precision_};
     const std::string what = training ? "training" : "evaluation";
     if (memory_limit_mb_ > 0) check_memory_fits(need(o), memory_limit_mb_, o.device, batch, what);
     try {

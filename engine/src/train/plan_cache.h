@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "layerforge/backend/backend.h"
+#include "layerforge/project/project.h"
 #include "layerforge/train/host_loss.h"
 
 namespace lf {
@@ -25,11 +26,11 @@ struct PlanSlot {
 
 class PlanCache {
 public:
-    // Loads `model` onto `device` (throws lf::Error (Input) for an unknown one). `optimizer`:
+    // Loads `model` onto `device`; throws lf::Error (Input) for an unknown one, or one that cannot
+    // run `config.precision` fast (require_precision). Every plan gets the config's seed and
+    // precision; its memory_limit_mb (<= 0: none) is checked before each is built. `optimizer`:
     // whose state the memory check adds to the plans (nullptr for inference, which binds none).
-    // `memory_limit_mb` <= 0: no limit.
-    PlanCache(Model& model, const std::string& device, std::uint64_t seed, std::int64_t memory_limit_mb,
-              Optimizer* optimizer);
+    PlanCache(Model& model, const std::string& device, const TrainingConfig& config, Optimizer* optimizer);
     ~PlanCache();
 
     // Builds the plan on first use; throws lf::Error (Runtime) when it would exceed the memory
@@ -44,6 +45,7 @@ private:
     std::unique_ptr<DeviceModel> device_;
     std::uint64_t seed_;
     std::int64_t memory_limit_mb_;
+    Precision precision_;
     Optimizer* optimizer_;
     std::map<std::pair<std::int64_t, bool>, std::unique_ptr<PlanSlot>> plans_;
 };

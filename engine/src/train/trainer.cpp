@@ -33,8 +33,7 @@ Trainer::Trainer(Model& model, const TrainingConfig& config, const std::string& 
     train_detail::make_loss_and_metrics(config, loss_, metrics_);
     optimizer_ = configured("optimizer", [&] { return make_optimizer(config.optimizer.type, config.optimizer.params); });
     optimizer_->bind(model_.weights().size());  // steps cover the trainable prefix
-    plans_ = std::make_unique<PlanCache>(model_, device, std::uint64_t(config.seed), config.memory_limit_mb,
-                                         optimizer_.get());
+    plans_ = std::make_unique<PlanCache>(model_, device, config, optimizer_.get());
     schedule_ = configured("schedule", [&] { return make_schedule(config.schedule.type, config.schedule.params); });
     make_callbacks();
     if (config.batch_size < 1) throw input_error("training.batch_size: must be at least 1");

@@ -41,6 +41,9 @@ struct SessionOptions {
     std::string run_name;  // empty: the project's name
     std::string notes;
     std::string device = "cpu";
+    // --precision: overrides training.precision for a new run. A resumed run keeps the policy it
+    // was recorded with (run_precision); naming another one is refused.
+    std::optional<Precision> precision;
     std::int64_t log_every = 100;  // observers get a Step event every N steps
     // An image folder bound without a class list gets the scanned one (it fixes the label ids for
     // later runs); `write_project` also saves it into the project file.

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "layerforge/core/precision.h"
 #include "layerforge/core/run_status.h"
 
 namespace lf {
@@ -104,6 +105,10 @@ private:
     std::unique_ptr<store_detail::Db> db_;
     std::mutex mutex_;
 };
+
+// The precision policy the run trained with: training.precision in its settings snapshot
+// (float32 for runs recorded before runs recorded it). A resumed run keeps it.
+Precision run_precision(const RunInfo& r);
 
 std::string crc32_hex(std::string_view bytes);  // "crc32:xxxxxxxx"
 // The CRC of the parts one after the other, without copying them into one string first.

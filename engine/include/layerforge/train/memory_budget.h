@@ -25,11 +25,13 @@ MemoryBreakdown estimate_training_memory(const Model& model, Optimizer& optimize
 // Throws lf::Error (Input) when the graph is not valid.
 MemoryBreakdown estimate_training_memory(const Graph& graph, Optimizer& optimizer, const PlanOptions& plan);
 // What any training plan needs at least, from the shapes alone and without choosing kernels:
-// the weights, their gradients, the optimizer's state and the largest activation of one batch.
-// Saturates (at SIZE_MAX / 8 per field) instead of wrapping, whatever the sizes.
-MemoryBreakdown training_memory_floor(const Model& model, Optimizer& optimizer, std::int64_t batch);
+// the weights, their gradients, the optimizer's state and the largest activation of one batch
+// (in bfloat16 under mixed_bfloat16). Saturates (at SIZE_MAX / 8 per field) instead of
+// wrapping, whatever the sizes.
+MemoryBreakdown training_memory_floor(const Model& model, Optimizer& optimizer, std::int64_t batch,
+                                      Precision precision = Precision::Float32);
 // What `layerforge-cli info` prints and the studio's status bar shows: the project's graph with
-// its optimizer, for a training plan at its batch size. Throws lf::Error (Input) when the graph
+// its optimizer, for a training plan at its batch size and precision. Throws lf::Error (Input) when the graph
 // or the optimizer settings are not valid.
 MemoryBreakdown estimate_training_memory(const Project& project);
 // The same without an optimizer, for evaluation and prediction (which bind none). The weights'
@@ -46,7 +48,8 @@ void check_memory_fits(const MemoryBreakdown& need, std::int64_t limit_mb, const
                        const std::string& what);
 
 // Refuses a project whose training cannot fit (check_memory_fits on its estimate at its batch
-// size), before any weight is allocated.
+// size and precision), or whose precision the device cannot run (require_precision), before
+// any weight is allocated.
 void require_training_fits(const Project& project, const std::string& device);
 
 }  // namespace lf
