@@ -15,6 +15,7 @@ namespace {
 int run_evaluate(const Args& args, const Reporter& out) {
     Project p = open_project(args);
     apply_dataset_options(args, p);
+    if (auto precision = precision_option(args)) p.training.precision = *precision;
     const std::string& path = args.positional()[0];
     Model model(p.graph);
     std::string weights;
@@ -46,6 +47,7 @@ Command evaluate_command() {
                   {{"weights", "PATH", "weights to evaluate (default PROJECT.weights.safetensors)"},
                    {"checkpoint", "CHECKPOINT", "evaluate a checkpoint instead: id, ckpt-STEP, latest, best"},
                    {"run", "R", "look ckpt-STEP, latest or best up in run R"},
+                   kPrecisionOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
     for (auto& o : dataset_options()) s.options.push_back(o);

@@ -1,9 +1,12 @@
 // layerforge-cli info PROJECT: a model summary like Keras' model.summary().
+#include <map>
+
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/devices/devices.h"
 #include "layerforge/graph/analysis.h"
 #include "layerforge/train/memory_budget.h"
+#include "layerforge/train/precision_policy.h"
 
 namespace lf::cli {
 
@@ -26,12 +29,11 @@ std::string pad(std::string s, std::size_t width) {
 // Training memory at the project's batch size, before anything is allocated: weights and their
 // gradients, the optimizer's state, the plan's activations and activation gradients, and the
 // kernels' workspaces (oneDNN's scratchpad included).
-Json memory_estimate(const Project& p, const Reporter& out) {
+Json memory_estimate(const Project& p, const MemoryBreakdown& m, const Reporter& out) {
     const std::int64_t batch = p.training.batch_size;
-    const MemoryBreakdown m = estimate_training_memory(p);  // allocates no weights
     const std::uint64_t machine = device_memory("cpu").total;
-    out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU): " +
-             (m.lower_bound ? "at least " : "") + megabytes(m.total()));
+    out.line("Training memory at batch size " + std::to_string(batch) + " (estimate, CPU, " +
+             to_string(p.training.precision) + "): " + (m.lower_bound ? "at least " : "") + megabytes(m.total()));
     out.line("  weights " + megabytes(m.weights) + ", gradients " + megabytes(m.gradients) + ", optimizer state " +
              megabytes(m.optimizer_state) + " (" + p.training.optimizer.type + "), " +
              (m.lower_bound ? "largest activation " : "activations ") + megabytes(m.activations) +
@@ -41,6 +43,38 @@ Json memory_estimate(const Project& p, const Reporter& out) {
     return {{"batch_size", batch},          {"weights", m.weights},     {"gradients", m.gradients},
             {"optimizer_state", m.optimizer_state}, {"activations", m.activations}, {"workspaces", m.workspaces},
             {"total", m.total()}, {"lower_bound", m.lower_bound}, {"machine", machine}, {"fits", fits}};
+}
+
+// The policy, whether this machine runs it, and per layer the type its kernel computes in
+// (Backend::describe: kernels chosen, nothing allocated). The list is printed for a policy other
+// than float32 or one asked for with --precision; JSON always has it.
+Json precision_report(const Project& p, const MemoryBreakdown& m, bool asked, const Reporter& out) {
+    const Precision policy = p.training.precision;
+    const std::string reason = precision_unsupported(policy, "cpu");
+    out.line(std::string("Precision: ") + to_string(policy) + (asked ? " (--precision)" : " (training.precision)") +
+             (reason.empty() ? "" : "; training refuses it here: " + reason));
+    Json j = {{"policy", to_string(policy)}, {"supported", reason.empty()}, {"reason", reason}, {"layers", nullptr}};
+    if (m.lower_bound) {  // choosing kernels for a plan this size would take long, for nothing
+        out.line("  per-layer types not listed: the plan does not fit this machine");
+        return j;
+    }
+    const PlanProfile steps = describe_training_plan(p);
+    const bool list = asked || policy != Precision::Float32;
+    if (list) out.line("  " + pad("Layer (type)", 32) + "Computes in");
+    std::map<DType, std::int64_t> counts;
+    Json layers = Json::array();
+    for (const LayerProfile& step : steps) {
+        const Node* n = p.graph.find(step.node);
+        if (list) out.line("  " + pad(n ? n->name + " (" + n->type + ")" : step.node, 32) + to_string(step.compute));
+        layers.push_back({{"id", step.node}, {"compute", to_string(step.compute)}, {"bytes", step.bytes}});
+        ++counts[step.compute];
+    }
+    std::string summary;
+    for (const auto& [type, count] : counts)
+        summary += (summary.empty() ? "" : ", ") + std::string(to_string(type)) + " " + std::to_string(count);
+    out.line("  steps computing in " + summary);
+    j["layers"] = layers;
+    return j;
 }
 
 Json shape_json(const Shape& s) {
@@ -56,6 +90,8 @@ int run_info(const Args& args, const Reporter& out) {
         if (*b < 1) throw input_error("option --batch-size must be at least 1");
         p.training.batch_size = *b;
     }
+    const std::optional<Precision> asked = precision_option(args);
+    if (asked) p.training.precision = *asked;
     Analysis a = analyze(p.graph);
     Json layers = Json::array();
     out.line("Model: \"" + p.name + "\"");
@@ -96,21 +132,29 @@ int run_info(const Args& args, const Reporter& out) {
         diags.push_back({{"node", d.node}, {"field", d.field}, {"severity", error ? "error" : "warning"},
                          {"message", d.message}});
     }
-    Json memory = a.ok() ? memory_estimate(p, out) : Json(nullptr);
+    Json memory = nullptr, precision = nullptr;
+    if (a.ok()) {
+        const MemoryBreakdown m = estimate_training_memory(p);  // allocates no weights
+        memory = memory_estimate(p, m, out);
+        precision = precision_report(p, m, asked.has_value(), out);
+    }
     out.object({{"event", "result"}, {"name", p.name}, {"layers", layers}, {"total_params", a.total_params},
                 {"trainable_params", a.trainable_params}, {"flops", a.flops}, {"valid", a.ok()},
-                {"diagnostics", diags}, {"memory", memory}});
+                {"diagnostics", diags}, {"memory", memory}, {"precision", precision}});
     return a.ok() ? 0 : 2;
 }
 
 }  // namespace
 
 Command info_command() {
-    return {{"info", "info PROJECT [--batch-size N] [--json]",
+    return {{"info", "info PROJECT [--batch-size N] [--precision P] [--json]",
              "Prints the model summary: each layer with its output shape (channels last) and parameter count,\n"
-             "the totals, the forward FLOPs and the training memory estimate at the batch size (default:\n"
-             "the project's); exits 2 and lists the problems when the graph is invalid.",
-             {{"batch-size", "N", "estimate the memory for this batch size"}, kJsonOption}},
+             "the totals, the forward FLOPs and the training memory estimate at the batch size and precision\n"
+             "(default: the project's), and under mixed_bfloat16 the type each layer computes in; exits 2\n"
+             "and lists the problems when the graph is invalid.",
+             {{"batch-size", "N", "estimate the memory for this batch size"},
+              {"precision", "P", "float32 or mixed_bfloat16: estimate and list the layers' types under this policy"},
+              kJsonOption}},
             run_info};
 }
 

@@ -27,7 +27,8 @@ Metrics final_metrics(RunStore& store, std::int64_t run) {
 Json run_json(RunStore& store, const RunInfo& r) {
     return {{"id", r.id},           {"name", r.name},         {"status", to_string(r.status)},
             {"created", r.created}, {"finished", r.finished}, {"steps", r.last_step},
-            {"epochs", r.last_epoch}, {"device", r.device},   {"dataset", r.dataset_fingerprint},
+            {"epochs", r.last_epoch}, {"device", r.device},   {"precision", to_string(run_precision(r))},
+            {"dataset", r.dataset_fingerprint},
             {"notes", r.notes},     {"checkpoints", store.checkpoints(r.id).size()},
             {"final", metrics_json(final_metrics(store, r.id))}};
 }
@@ -58,6 +59,8 @@ int list(const Args& args, const Reporter& out, RunStore& store) {
 
 int compare(const Args& args, const Reporter& out, RunStore& store) {
     RunInfo a = store.run(run_arg(args, 2)), b = store.run(run_arg(args, 3));
+    out.line(std::string("precision: ") + to_string(run_precision(a)) + " (run " + std::to_string(a.id) + "), " +
+             to_string(run_precision(b)) + " (run " + std::to_string(b.id) + ")");
     Json diff = Json::array();
     out.line("settings that differ between run " + std::to_string(a.id) + " and run " + std::to_string(b.id) + ":");
     for (const SettingDifference& d : settings_diff(a, b)) {

@@ -41,6 +41,7 @@ SessionOptions session_options(const Args& args, const std::string& path) {
     o.run_name = args.value("run-name").value_or("");
     o.notes = args.value("notes").value_or("");
     o.log_every = args.integer("log-every").value_or(100);
+    o.precision = precision_option(args);  // the session checks it against a resumed run's
     return o;
 }
 
@@ -129,6 +130,7 @@ Command train_command() {
                    {"best-mode", "MODE", "min, max or auto (max for accuracies)"},
                    {"run-name", "NAME", "name of the new run (default: the project's name)"},
                    {"notes", "TEXT", "notes stored with the new run"},
+                   kPrecisionOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
     for (auto& o : dataset_options()) s.options.push_back(o);

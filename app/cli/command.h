@@ -50,6 +50,11 @@ Command import_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
+inline const OptionSpec kPrecisionOption{"precision", "P",
+                                         "float32 or mixed_bfloat16 (overrides training.precision); refused with "
+                                         "the reason where the device has no fast bfloat16"};
+// --precision as a policy (nullopt when absent); throws a usage error naming the choices.
+std::optional<Precision> precision_option(const Args& args);
 // --weights or the default path; throws a usage error saying to train first when it is missing.
 std::string trained_weights_path(const Args& args, const std::string& project_path);
 void apply_data_options(const Args& args, Project& p);  // --batch-size, --limit-train, --limit-test, --seed

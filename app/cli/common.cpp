@@ -42,6 +42,15 @@ std::vector<OptionSpec> data_options() {
             {"limit-test", "N", "use only the first N test samples"}};
 }
 
+std::optional<Precision> precision_option(const Args& args) {
+    const auto name = args.value("precision");
+    if (!name) return std::nullopt;
+    if (auto p = parse_precision(*name)) return p;
+    std::string choices;
+    for (Precision p : kPrecisions) choices += (choices.empty() ? "" : " or ") + std::string(to_string(p));
+    throw input_error("option --precision expects " + choices + ", got '" + *name + "'");
+}
+
 void apply_data_options(const Args& args, Project& p) {
     auto positive = [&](const char* name) {
         auto v = args.integer(name);

@@ -20,12 +20,18 @@ struct CliRun {
     }
 };
 
-inline CliRun cli(const QStringList& args, int timeout_ms = 120000) {
+// `env`: the process's environment (default: this one's), e.g. with DNNL_MAX_CPU_ISA set.
+inline CliRun cli(const QStringList& args, const QProcessEnvironment& env, int timeout_ms = 120000) {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(qEnvironmentVariable("LF_CLI"), args);
     if (!p.waitForFinished(timeout_ms)) p.kill();
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+inline CliRun cli(const QStringList& args, int timeout_ms = 120000) {
+    return cli(args, QProcessEnvironment::systemEnvironment(), timeout_ms);
 }
 
 // Runs `script` with sh in a private user and mount namespace; `vars` become its environment
