@@ -23,6 +23,7 @@ ExportOptions export_options(const Args& args) {
     o.layout = layout == "nhwc" ? InputLayout::NHWC : InputLayout::NCHW;
     o.fold_batchnorm = args.flag("fold-batchnorm");
     o.force = args.flag("force");
+    if (auto dtype = args.value("dtype")) o.dtype = parse_export_dtype(*dtype);
     return o;
 }
 
@@ -48,7 +49,8 @@ int run_export(const Args& args, const Reporter& out) {
     }
     const auto written = export_model(model, meta, options, *dir);
     for (const auto& f : written) out.line("wrote " + f);
-    out.object({{"event", "exported"}, {"format", to_string(options.format)}, {"files", written}, {"source", meta.source},
+    out.object({{"event", "exported"}, {"format", to_string(options.format)}, {"dtype", to_string(options.dtype)},
+                {"files", written}, {"source", meta.source},
                 {"classes", meta.classes}});
     return 0;
 }
@@ -61,7 +63,8 @@ Command export_command() {
                   "or --checkpoint best|latest|ID|ckpt-STEP from the run store. Class names and input\n"
                   "normalisation travel with every format.\n"
                   "  onnx         DIR/model.onnx (opset 13-17, dynamic batch, checked with the ONNX checker)\n"
-                  "  safetensors  DIR/model.safetensors (weights by layer name, graph JSON in __metadata__)\n"
+                  "  safetensors  DIR/model.safetensors (weights by layer name, graph JSON in __metadata__;\n"
+                  "               float32, or bfloat16 with --dtype bfloat16)\n"
                   "  pytorch      DIR/model.py (nn.Module, NHWC input, load_model()) + model_state.safetensors\n"
                   "  keras        DIR/keras_model.py (tf.keras functional model, load_model()) + keras_weights.npz,\n"
                   "               and DIR/model.keras (Keras 3, keras.models.load_model)\n"
@@ -75,6 +78,7 @@ Command export_command() {
                    {"opset", "N", "ONNX opset, 13 to 17 (default 13)"},
                    {"layout", "L", "ONNX image input/output layout: nhwc (default, as the studio) or nchw"},
                    {"fold-batchnorm", "", "fold BatchNormalization into the preceding Conv2D/Dense (ONNX, PyTorch)"},
+                   {"dtype", "T", "safetensors weights: float32 (default) or bfloat16 (rounded to nearest even)"},
                    {"force", "", "overwrite existing files"},
                    kJsonOption}};
     return {s, run_export};

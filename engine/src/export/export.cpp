@@ -31,6 +31,12 @@ ExportFormat parse_export_format(const std::string& name) {
     throw input_error("unknown export format '" + name + "'; choose onnx, safetensors, pytorch or keras");
 }
 
+DType parse_export_dtype(const std::string& name) {
+    for (DType t : {DType::Float32, DType::BFloat16})
+        if (name == to_string(t)) return t;
+    throw input_error("unknown weight type '" + name + "'; choose float32 or bfloat16");
+}
+
 const char* to_string(ExportFormat f) {
     switch (f) {
     case ExportFormat::Onnx: return "onnx";
@@ -58,13 +64,13 @@ std::vector<std::string> unmapped_layers(const Model& m, const ExportOptions& op
 namespace {
 
 // The safetensors export: Keras-named weights plus the metadata and the graph as JSON.
-std::string safetensors_export(const Model& m, const ExportMetadata& meta) {
+std::string safetensors_export(const Model& m, const ExportMetadata& meta, DType dtype) {
     auto entries = exporter::metadata_entries(meta, InputLayout::NHWC);
     Project p;
     p.graph = m.graph();
     const auto project = nlohmann::json::parse(serialize_project(p));
     entries["graph"] = project.at("model").dump();  // the project file's "model": nodes and edges
-    return encode_weights(m, entries);
+    return encode_weights(m, entries, dtype);
 }
 
 // Every file's name and bytes, built before anything is written.
@@ -74,7 +80,7 @@ std::vector<std::pair<std::string, std::string>> build_files(const Model& m, con
     switch (o.format) {
     case ExportFormat::Onnx:
         return {{names[0], exporter::write_onnx(exporter::lower(m, o.layout, o.fold_batchnorm), meta, o)}};
-    case ExportFormat::Safetensors: return {{names[0], safetensors_export(m, meta)}};
+    case ExportFormat::Safetensors: return {{names[0], safetensors_export(m, meta, o.dtype)}};
     case ExportFormat::PyTorch: {
         auto e = exporter::write_pytorch(exporter::lower(m, InputLayout::NHWC, o.fold_batchnorm), meta, names[1]);
         return {{names[0], std::move(e.code)}, {names[1], std::move(e.weights)}};
@@ -94,6 +100,9 @@ std::vector<std::string> export_model(const Model& m, const ExportMetadata& meta
     if (options.format == ExportFormat::Onnx && (options.opset < kMinOnnxOpset || options.opset > kMaxOnnxOpset))
         throw input_error("ONNX opset " + std::to_string(options.opset) + " is not supported; choose " +
                           std::to_string(kMinOnnxOpset) + " to " + std::to_string(kMaxOnnxOpset));
+    if (options.dtype != DType::Float32 && options.format != ExportFormat::Safetensors)
+        throw input_error(std::string(to_string(options.format)) + " export writes float32 weights; " +
+                          to_string(options.dtype) + " weights are written by the safetensors export only");
     exporter::require_mapped(m, options.format);
     std::error_code ec;
     if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec))

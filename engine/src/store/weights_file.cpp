@@ -1,9 +1,11 @@
 #include "layerforge/store/weights_file.h"
 
 #include <cstring>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/json_numbers.h"
+#include "layerforge/core/bfloat16.h"
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
 #include "layerforge/core/limits.h"
@@ -44,15 +46,36 @@ void check_declared_size(const std::string& name, const SafetensorsView::Tensor&
                           std::to_string(t.bytes) + " bytes; the file is damaged");
 }
 
+const char* safetensors_dtype(DType t) { return t == DType::BFloat16 ? "BF16" : "F32"; }
+
+// The element type of a stored weight the model can load ("F32", "BF16"); nullopt for the rest.
+std::optional<DType> weight_dtype(const std::string& dtype) {
+    if (dtype == "F32") return DType::Float32;
+    if (dtype == "BF16") return DType::BFloat16;
+    return std::nullopt;
+}
+
+// `n` stored values of `dtype` as float32 at `dest`.
+void widen(const char* data, DType dtype, std::size_t n, float* dest) {
+    if (dtype == DType::Float32) {
+        std::memcpy(dest, data, n * sizeof(float));
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        dest[i] = from_bfloat16(std::uint16_t(std::uint8_t(data[2 * i]) | std::uint8_t(data[2 * i + 1]) << 8));
+}
+
 }  // namespace
 
-std::string encode_safetensors(const std::vector<TensorRef>& tensors, const std::map<std::string, std::string>& metadata) {
+std::string encode_safetensors(const std::vector<TensorRef>& tensors, const std::map<std::string, std::string>& metadata,
+                               DType dtype) {
     nlohmann::ordered_json header;
     if (!metadata.empty()) header["__metadata__"] = metadata;
+    const std::size_t unit = dtype_size(dtype);
     std::size_t offset = 0;
     for (const TensorRef& t : tensors) {
-        std::size_t bytes = t.size * sizeof(float);
-        header[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        std::size_t bytes = t.size * unit;
+        header[t.name] = {{"dtype", safetensors_dtype(dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string text = header.dump();
@@ -63,7 +86,17 @@ std::string encode_safetensors(const std::vector<TensorRef>& tensors, const std:
     std::uint64_t n = text.size();
     for (int i = 0; i < 8; ++i) out[std::size_t(i)] = char((n >> (8 * i)) & 0xff);
     out += text;
-    for (const TensorRef& t : tensors) out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
+    for (const TensorRef& t : tensors) {
+        if (dtype == DType::Float32) {
+            out.append(reinterpret_cast<const char*>(t.data), t.size * sizeof(float));
+            continue;
+        }
+        for (std::size_t i = 0; i < t.size; ++i) {  // little-endian, as the header length
+            const std::uint16_t b = to_bfloat16(t.data[i]);
+            out += char(b & 0xff);
+            out += char(b >> 8);
+        }
+    }
     return out;
 }
 
@@ -120,7 +153,8 @@ std::vector<std::string> weight_differences(const Model& m, const SafetensorsVie
     for (const WeightRef& w : m.weight_refs()) {
         auto it = v.tensors.find(prefix + w.name);
         if (it == v.tensors.end()) out.push_back(w.name + ": not saved");
-        else if (it->second.dtype != "F32") out.push_back(w.name + ": saved as " + it->second.dtype + ", expected F32");
+        else if (!weight_dtype(it->second.dtype))
+            out.push_back(w.name + ": saved as " + it->second.dtype + ", expected F32 or BF16");
         else if (it->second.shape != w.shape.dims)
             out.push_back(w.name + ": " + dims_text(w.shape.dims) + " in the model, " + dims_text(it->second.shape) +
                           " saved");
@@ -140,15 +174,16 @@ std::vector<std::string> copy_weights(const Model& m, const SafetensorsView& v, 
     for (const WeightRef& w : m.weight_refs()) {
         auto it = v.tensors.find(prefix + w.name);
         std::string why;
+        const std::optional<DType> dtype = it == v.tensors.end() ? std::nullopt : weight_dtype(it->second.dtype);
         if (it == v.tensors.end()) why = "has no tensor '" + prefix + w.name + "'; it was saved from a different model";
-        else if (it->second.dtype != "F32") why = "tensor '" + w.name + "' is \"" + it->second.dtype + "\", expected F32";
+        else if (!dtype) why = "tensor '" + w.name + "' is \"" + it->second.dtype + "\", expected F32 or BF16";
         else if (it->second.shape != w.shape.dims)
             why = "tensor '" + w.name + "' has shape " + dims_text(it->second.shape) + " but the model needs " +
                   dims_text(w.shape.dims) + "; the model changed since these weights were saved";
-        else if (it->second.bytes != w.size * sizeof(float))
+        else if (it->second.bytes != w.size * dtype_size(*dtype))
             why = "tensor '" + w.name + "' has bad data offsets; the file is damaged";
         if (why.empty()) {
-            std::memcpy(dest + w.offset, it->second.data, w.size * sizeof(float));
+            widen(it->second.data, *dtype, w.size, dest + w.offset);
         } else if (partial) {
             skipped.push_back(w.name);
         } else {
@@ -158,8 +193,8 @@ std::vector<std::string> copy_weights(const Model& m, const SafetensorsView& v, 
     return skipped;
 }
 
-std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata) {
-    return encode_safetensors(weight_tensors(m, m.weights().data()), metadata);
+std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata, DType dtype) {
+    return encode_safetensors(weight_tensors(m, m.weights().data()), metadata, dtype);
 }
 
 void decode_weights(Model& m, const std::string& bytes, const std::string& origin) {

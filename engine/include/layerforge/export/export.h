@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "layerforge/core/precision.h"
 #include "layerforge/graph/model.h"
 
 namespace lf {
@@ -25,6 +26,9 @@ struct ExportOptions {
     InputLayout layout = InputLayout::NHWC;  // ONNX only; PyTorch and Keras code take NHWC like the studio
     bool fold_batchnorm = false;             // ONNX and PyTorch: fold BatchNormalization into the Conv2D/Dense before it
     bool force = false;                      // overwrite existing files
+    // Safetensors only: BFloat16 writes every weight rounded to bfloat16 ("BF16", to nearest,
+    // ties to even), half the bytes; the other formats take float32 weights only.
+    DType dtype = DType::Float32;
 };
 
 // What travels with every format besides the graph and its weights.
@@ -38,6 +42,9 @@ struct ExportMetadata {
 // "std", as training writes them), falling back on the binding's class list.
 ExportMetadata export_metadata(const DatasetBinding& binding, const std::map<std::string, std::string>& weights_meta);
 
+// "float32" | "bfloat16"; throws lf::Error (Input) naming the choices.
+DType parse_export_dtype(const std::string& name);
+
 // "onnx" | "safetensors" | "pytorch" | "keras"; throws lf::Error (Input) naming the choices.
 ExportFormat parse_export_format(const std::string& name);
 const char* to_string(ExportFormat f);
@@ -50,7 +57,8 @@ std::vector<std::string> unmapped_layers(const Model& m, const ExportOptions& op
 
 // Writes the export into `out_dir` (created when missing) and returns the written paths.
 // Before anything is written, throws lf::Error (Input) naming every unmapped layer, a bad
-// opset, or the files that already exist when options.force is false. ONNX output is checked
+// opset, a bfloat16 dtype for a format other than safetensors, or the files that already exist
+// when options.force is false. ONNX output is checked
 // with onnx::checker and strict shape inference before it is written.
 std::vector<std::string> export_model(const Model& m, const ExportMetadata& meta, const ExportOptions& options,
                                       const std::string& out_dir);

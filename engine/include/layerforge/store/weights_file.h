@@ -1,13 +1,15 @@
 #pragma once
 // Tensors in the safetensors layout: an 8-byte little-endian header length, a JSON header
-// {name: {dtype, shape, data_offsets}, "__metadata__": {string: string}}, then the raw float32
-// data. Model weights use Keras names and shapes ("dense/kernel", kernel (in, units)); a
-// checkpoint adds optimizer slots and training state (store/checkpoint.h).
+// {name: {dtype, shape, data_offsets}, "__metadata__": {string: string}}, then the raw data:
+// float32 ("F32"), or bfloat16 ("BF16") for an export that asks for it. Model weights use Keras
+// names and shapes ("dense/kernel", kernel (in, units)); a checkpoint adds optimizer slots and
+// training state (store/checkpoint.h). Loading takes F32 and BF16 (widened exactly).
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "layerforge/core/precision.h"
 #include "layerforge/graph/model.h"
 
 namespace lf {
@@ -22,8 +24,9 @@ struct TensorRef {  // a float32 tensor to encode; data is not owned
 // A tensor's full shape, batch included when it has one: "(784, 100)".
 std::string dims_text(const std::vector<std::int64_t>& dims);
 
+// `dtype` BFloat16: every tensor rounded to bfloat16 (to nearest, ties to even; core/bfloat16.h).
 std::string encode_safetensors(const std::vector<TensorRef>& tensors,
-                               const std::map<std::string, std::string>& metadata = {});
+                               const std::map<std::string, std::string>& metadata = {}, DType dtype = DType::Float32);
 
 // A parsed safetensors buffer; tensors point into the bytes it was parsed from.
 struct SafetensorsView {
@@ -51,7 +54,8 @@ std::vector<std::string> weight_differences(const Model& m, const SafetensorsVie
 std::vector<std::string> copy_weights(const Model& m, const SafetensorsView& v, float* dest, const std::string& origin,
                                       bool partial = false, const std::string& prefix = "");
 
-std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata = {});
+std::string encode_weights(const Model& m, const std::map<std::string, std::string>& metadata = {},
+                           DType dtype = DType::Float32);
 // Loads every weight of the model; throws lf::Error (Input) naming the origin and the tensor
 // when one is missing, has another shape or dtype, or the data is damaged.
 void decode_weights(Model& m, const std::string& bytes, const std::string& origin);
