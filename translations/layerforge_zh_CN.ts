@@ -987,6 +987,18 @@ Overwrite them?</source>
         <translation>已写入：
 %1</translation>
     </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>bfloat16 (half the size, rounded to nearest even)</source>
+        <translation>bfloat16（大小减半，就近舍入到偶数）</translation>
+    </message>
+    <message>
+        <source>safetensors weights:</source>
+        <translation>safetensors 权重：</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::Inspector</name>
@@ -1992,6 +2004,22 @@ Estimated training memory at batch %5: %6</source>
 每样本 FLOPs（前向）：%4
 批大小为 %5 时的估计训练内存：%6</translation>
     </message>
+    <message>
+        <source>Computes in</source>
+        <translation>计算精度</translation>
+    </message>
+    <message>
+        <source>The type the layer&apos;s kernel computes in under the training precision policy</source>
+        <translation>在训练精度策略下，该层内核进行计算所用的类型</translation>
+    </message>
+    <message>
+        <source>Precision: %1</source>
+        <translation>精度：%1</translation>
+    </message>
+    <message>
+        <source>Precision: %1 (%2 of %3 layers compute in bfloat16)</source>
+        <translation>精度：%1（%3 层中有 %2 层以 bfloat16 计算）</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::TrainingCharts</name>
@@ -2286,6 +2314,18 @@ Estimated training memory at batch %5: %6</source>
     <message>
         <source>Memory limit</source>
         <translation>内存上限</translation>
+    </message>
+    <message>
+        <source>mixed_bfloat16: the heavy layers compute in bfloat16 and activations are stored in bfloat16; weights, optimizer state, loss and metrics stay float32</source>
+        <translation>mixed_bfloat16：计算量大的层以 bfloat16 计算，激活值以 bfloat16 存储；权重、优化器状态、损失和指标仍为 float32</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>%1 is not available on %2: %3</source>
+        <translation>%1 在 %2 上不可用：%3</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "document/project_document.h"
 #include "layerforge/core/error.h"
 #include "layerforge/train/memory_budget.h"
+#include "layerforge/train/precision_policy.h"
 #include "session/background_task.h"
 
 namespace lf::ui {
@@ -11,15 +12,19 @@ namespace {
 
 constexpr std::size_t kFiguresKept = 32;
 
-// On the worker thread, from copies: nullopt when the engine cannot estimate this project.
-std::optional<std::int64_t> estimate(const Project& p) {
+// On the worker thread, from copies: what the engine can say about this project (nothing when
+// the graph or the optimizer settings are not valid; out of memory, or a bug: unknown, not fatal).
+template <class Result>
+Result estimate(const Project& p) {
+    Result r;
     try {
-        return std::int64_t(estimate_training_memory(p).total());
-    } catch (const Error&) {  // the graph or the optimizer settings are not valid
-        return std::nullopt;
-    } catch (const std::exception&) {  // out of memory, or a bug: the figure is unknown, not fatal
-        return std::nullopt;
+        const MemoryBreakdown m = estimate_training_memory(p);
+        r.bytes = std::int64_t(m.total());
+        if (m.lower_bound) return r;  // no kernels chosen for a plan that cannot fit
+        for (const LayerProfile& step : describe_training_plan(p)) r.compute[step.node] = step.compute;
+    } catch (const std::exception&) {
     }
+    return r;
 }
 
 }  // namespace
@@ -30,7 +35,8 @@ TrainingMemoryEstimate::TrainingMemoryEstimate(ProjectDocument* doc) : QObject(d
 }
 
 TrainingMemoryEstimate::Key TrainingMemoryEstimate::current() const {
-    return {revision_, doc_->project().training.batch_size, doc_->project().training.optimizer};
+    const TrainingConfig& t = doc_->project().training;
+    return {revision_, t.batch_size, t.optimizer, t.precision};
 }
 
 const TrainingMemoryEstimate::Figure* TrainingMemoryEstimate::lookup(const Key& key) const {
@@ -41,7 +47,13 @@ const TrainingMemoryEstimate::Figure* TrainingMemoryEstimate::lookup(const Key& 
 
 std::optional<std::int64_t> TrainingMemoryEstimate::bytes() const {
     const Figure* f = lookup(current());
-    return f ? f->bytes : std::nullopt;
+    return f ? f->result.bytes : std::nullopt;
+}
+
+const std::map<std::string, DType>& TrainingMemoryEstimate::computeTypes() const {
+    static const std::map<std::string, DType> none;
+    const Figure* f = lookup(current());
+    return f ? f->result.compute : none;
 }
 
 void TrainingMemoryEstimate::onChanged(const DocumentChange& change) {
@@ -54,14 +66,14 @@ void TrainingMemoryEstimate::onChanged(const DocumentChange& change) {
 void TrainingMemoryEstimate::request() {
     if (running_ || lookup(current())) return;
     const Key key = current();
-    if (!doc_->analysis().ok()) return remember({key, std::nullopt});  // nothing to ask the engine
+    if (!doc_->analysis().ok()) return remember({key, {}});  // nothing to ask the engine
     Project p;
     p.graph = doc_->graph();
     p.training = doc_->project().training;
     running_ = true;
-    runInBackground(this, [p] { return estimate(p); }, [this, key](std::optional<std::int64_t> bytes) {
+    runInBackground(this, [p] { return estimate<Result>(p); }, [this, key](Result result) {
         running_ = false;
-        remember({key, bytes});
+        remember({key, std::move(result)});
         request();  // the document may have changed meanwhile
         Q_EMIT changed();
     });

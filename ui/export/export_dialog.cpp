@@ -47,6 +47,10 @@ ExportDialog::ExportDialog(StudioSession* session, std::optional<std::int64_t> c
     layout_->addItem(tr("NCHW"), int(InputLayout::NCHW));
     fold_ = new QCheckBox(tr("Fold BatchNormalization into the preceding layer"), this);
     fold_->setObjectName("foldBatchNorm");
+    dtype_ = new QComboBox(this);
+    dtype_->setObjectName("dtype");
+    dtype_->addItem(tr("float32"), int(DType::Float32));
+    dtype_->addItem(tr("bfloat16 (half the size, rounded to nearest even)"), int(DType::BFloat16));
     folder_ = new QLineEdit(this);
     folder_->setObjectName("folder");
     const QString project = session->projectPath();
@@ -69,6 +73,7 @@ ExportDialog::ExportDialog(StudioSession* session, std::optional<std::int64_t> c
     form->addRow(tr("ONNX opset:"), opset_);
     form->addRow(tr("ONNX layout:"), layout_);
     form->addRow(QString(), fold_);
+    form->addRow(tr("safetensors weights:"), dtype_);
     form->addRow(tr("Output folder:"), folderRow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton* exportButton = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
@@ -95,6 +100,7 @@ void ExportDialog::updateFormatOptions() {
     opset_->setEnabled(f == ExportFormat::Onnx);
     layout_->setEnabled(f == ExportFormat::Onnx);
     fold_->setEnabled(f == ExportFormat::Onnx || f == ExportFormat::PyTorch);
+    dtype_->setEnabled(f == ExportFormat::Safetensors);
 }
 
 void ExportDialog::fail(const QString& message) {
@@ -110,6 +116,7 @@ bool ExportDialog::exportModel() {
     o.opset = opset_->value();
     o.layout = InputLayout(layout_->currentData().toInt());
     o.fold_batchnorm = fold_->isEnabled() && fold_->isChecked();
+    o.dtype = dtype_->isEnabled() ? DType(dtype_->currentData().toInt()) : DType::Float32;
     const std::string dir = folder_->text().toStdString();
     QStringList existing;
     for (const auto& name : export_file_names(o.format))

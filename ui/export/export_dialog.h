@@ -1,5 +1,6 @@
 #pragma once
-// The studio's export dialog: format, ONNX opset and layout, BatchNorm folding, output folder;
+// The studio's export dialog: format, ONNX opset and layout, BatchNorm folding, the safetensors
+// weight type (float32, or bfloat16 rounded to nearest even), output folder;
 // exports the session's current weights or a checkpoint of the project's run store through
 // the engine's export module (the same code as `layerforge-cli export`).
 #include <QDialog>
@@ -51,6 +52,7 @@ private:
     QSpinBox* opset_;
     QComboBox* layout_;
     QCheckBox* fold_;
+    QComboBox* dtype_;
     QLineEdit* folder_;
     QLabel* status_;
 };

@@ -13,16 +13,26 @@
 
 namespace lf::ui {
 
+namespace {
+
+constexpr int kComputeColumn = 4;
+
+}  // namespace
+
 SummaryPanel::SummaryPanel(ProjectDocument* doc, TrainingMemoryEstimate* memory, QWidget* parent)
-    : QWidget(parent), doc_(doc), memory_(memory), table_(new QTreeWidget), totals_(new QLabel) {
+    : QWidget(parent), doc_(doc), memory_(memory), table_(new QTreeWidget), precision_(new QLabel), totals_(new QLabel) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     table_->setRootIsDecorated(false);
     table_->setAlternatingRowColors(true);
-    table_->setHeaderLabels({tr("Layer (type)"), tr("Output shape"), tr("Param #"), tr("Connected to")});
+    table_->setHeaderLabels({tr("Layer (type)"), tr("Output shape"), tr("Param #"), tr("Connected to"), tr("Computes in")});
+    table_->headerItem()->setToolTip(kComputeColumn, tr("The type the layer's kernel computes in under the training "
+                                                        "precision policy"));
     table_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    precision_->setWordWrap(true);
     totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(table_);
+    layout->addWidget(precision_);
     layout->addWidget(totals_);
     connect(doc_, &ProjectDocument::changed, this, [this](const DocumentChange& c) {
         if (c.kind != DocumentChange::NodesMoved && c.kind != DocumentChange::GroupsChanged) pending_.start();
@@ -47,20 +57,31 @@ void SummaryPanel::refresh() {
     std::map<std::string, std::map<int, QString>> inputsOf;
     for (const Edge& e : g.edges)
         if (byId.count(e.from.node)) inputsOf[e.to.node][e.to.port] = QString::fromStdString(byId[e.from.node]->name);
+    const std::map<std::string, DType>& compute = memory_->computeTypes();
     QList<QTreeWidgetItem*> rows;
+    int bf16 = 0;
     for (const std::string& id : ids) {
         const Node& n = *byId[id];
         const NodeInfo& info = a.nodes.at(id);
         QStringList inputs;
         for (const auto& [port, name] : inputsOf[id]) inputs << name;
+        const auto type = compute.find(id);
+        bf16 += type != compute.end() && type->second == DType::BFloat16;
         auto* row = new QTreeWidgetItem({tr("%1 (%2)").arg(QString::fromStdString(n.name), QString::fromStdString(n.type)),
                                          info.shaped ? QString::fromStdString(info.layer.output.str()) : tr("?"),
-                                         formatCount(info.param_count), inputs.join(", ")});
+                                         formatCount(info.param_count), inputs.join(", "),
+                                         memory_->pending()     ? QStringLiteral("…")
+                                         : type != compute.end() ? QString(to_string(type->second))
+                                                                 : QString()});
         row->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
         rows << row;
     }
     table_->addTopLevelItems(rows);
     table_->setUpdatesEnabled(true);
+    const QString policy = QString(to_string(doc_->project().training.precision));
+    precision_->setText(memory_->pending() || compute.empty()
+                            ? tr("Precision: %1").arg(policy)
+                            : tr("Precision: %1 (%2 of %3 layers compute in bfloat16)").arg(policy).arg(bf16).arg(rows.size()));
     totals_->setText(tr("Total params: %1\nTrainable params: %2\nNon-trainable params: %3\nFLOPs per sample (forward): %4\n"
                         "Estimated training memory at batch %5: %6")
                          .arg(formatCount(a.total_params), formatCount(a.trainable_params),

@@ -1,6 +1,8 @@
 #pragma once
 // The "Model summary" dock: the table `layerforge-cli info` prints (layer and type, output
-// shape, parameter count, inputs), then the totals, kept current on every document change.
+// shape, parameter count, inputs, and the type each layer computes in under the project's
+// precision policy), then the totals, kept current on every document change. The compute types
+// and the memory figure come from the engine off the UI thread (TrainingMemoryEstimate).
 #include <QTimer>
 #include <QWidget>
 
@@ -17,6 +19,7 @@ class SummaryPanel : public QWidget {
 public:
     SummaryPanel(ProjectDocument* doc, TrainingMemoryEstimate* memory, QWidget* parent = nullptr);
     QTreeWidget* table() const { return table_; }
+    QLabel* precision() const { return precision_; }  // the policy and how many layers compute in bfloat16
     void refresh();  // runs on its own a moment after each change (coalesced, off the edit path)
 
 private:
@@ -24,6 +27,7 @@ private:
     ProjectDocument* doc_;
     TrainingMemoryEstimate* memory_;
     QTreeWidget* table_;
+    QLabel* precision_;
     QLabel* totals_;
 };
 

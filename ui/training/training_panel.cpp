@@ -67,9 +67,11 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
     layout->addWidget(split);
 
     controller_->setOptions(runOptions_->options(controller_->options()));
+    settings_->setDevice(controller_->options().device);
     connect(runOptions_, &RunOptionsForm::changed, this, [this] {
         controller_->setOptions(runOptions_->options(controller_->options()));
         gauge_->setDevice(controller_->options().device);
+        settings_->setDevice(controller_->options().device);
     });
     connect(controller_, &TrainingController::stateChanged, this, &TrainingPanel::updateButtons);
     connect(session->document(), &ProjectDocument::changed, this, &TrainingPanel::updateButtons);

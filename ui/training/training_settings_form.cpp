@@ -8,11 +8,14 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLineEdit>
+#include <QLabel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "document/project_document.h"
 #include "document/set_training.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/train/loss.h"
 #include "layerforge/train/optimizer.h"
 #include "training/param_text.h"
@@ -48,7 +51,7 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
       epochs_(spin(1, 100000)), batch_(spin(1, 65536)), loss_(new QComboBox), metrics_(new QLineEdit),
       early_(new QGroupBox(tr("Early stopping"))), monitor_(new QComboBox), patience_(spin(0, 10000)),
       restoreBest_(new QCheckBox(tr("Restore the best weights"))), seed_(spin(0, INT32_MAX)),
-      memoryLimit_(spin(0, INT32_MAX)) {
+      memoryLimit_(spin(0, INT32_MAX)), precision_(new QComboBox), precisionNote_(new QLabel) {
     optimizer_->addItems(qlist(optimizer_types()));
     learningRate_->setDecimals(6);
     learningRate_->setRange(1e-6, 10.0);
@@ -66,6 +69,11 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
     memoryLimit_->setSpecialValueText(tr("No limit"));
     memoryLimit_->setSingleStep(256);
     memoryLimit_->setToolTip(tr("A run whose memory estimate exceeds this stops before it allocates"));
+    for (Precision p : kPrecisions) precision_->addItem(to_string(p), QString(to_string(p)));  // Keras' names
+    precision_->setToolTip(tr("mixed_bfloat16: the heavy layers compute in bfloat16 and activations are stored in "
+                              "bfloat16; weights, optimizer state, loss and metrics stay float32"));
+    precisionNote_->setWordWrap(true);
+    updatePrecisionChoices();
 
     auto* earlyForm = new QFormLayout(early_);
     earlyForm->addRow(tr("Monitor"), monitor_);
@@ -84,12 +92,14 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
     form->addRow(tr("Metrics"), metrics_);
     form->addRow(tr("Seed"), seed_);
     form->addRow(tr("Memory limit"), memoryLimit_);
+    form->addRow(tr("Precision"), precision_);
+    form->addRow(QString(), precisionNote_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(early_);
 
-    for (QComboBox* c : {optimizer_, schedule_, loss_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainingSettingsForm::commit);
+    for (QComboBox* c : {optimizer_, schedule_, loss_, precision_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainingSettingsForm::commit);
     connect(monitor_, &QComboBox::currentTextChanged, this, &TrainingSettingsForm::commit);
     for (QSpinBox* s : {epochs_, batch_, patience_, seed_, memoryLimit_}) connect(s, &QSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
     connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
@@ -120,6 +130,7 @@ void TrainingSettingsForm::load() {
     metrics_->setText(qlist(t.metrics).join(", "));
     seed_->setValue(int(t.seed));
     memoryLimit_->setValue(int(std::min<std::int64_t>(t.memory_limit_mb, INT32_MAX)));
+    precision_->setCurrentIndex(precision_->findData(QString(to_string(t.precision))));
     const NamedConfig* es = findCallback(t, "EarlyStopping");
     early_->setChecked(es != nullptr);
     const Params esParams = es ? es->params : Params{};
@@ -153,6 +164,7 @@ TrainingConfig TrainingSettingsForm::edited() const {
         if (!m.trimmed().isEmpty()) t.metrics.push_back(m.trimmed().toStdString());
     t.seed = seed_->value();
     t.memory_limit_mb = memoryLimit_->value();
+    t.precision = parse_precision(precision_->currentData().toString().toStdString()).value_or(t.precision);
     std::erase_if(t.callbacks, [](const NamedConfig& c) { return c.type == "EarlyStopping"; });
     if (early_->isChecked()) {
         NamedConfig es{"EarlyStopping", {}};
@@ -163,6 +175,34 @@ TrainingConfig TrainingSettingsForm::edited() const {
         t.callbacks.push_back(es);
     }
     return t;
+}
+
+void TrainingSettingsForm::setDevice(const QString& device) {
+    if (device == device_) return;
+    device_ = device;
+    updatePrecisionChoices();
+}
+
+// Each policy the device would only emulate is disabled with the engine's reason as its tooltip
+// and beside the choice. The project's policy stays selected even then: Start reports the refusal.
+void TrainingSettingsForm::updatePrecisionChoices() {
+    auto* items = qobject_cast<QStandardItemModel*>(precision_->model());
+    QStringList notes;
+    for (int i = 0; i < precision_->count(); ++i) {
+        const Precision p = *parse_precision(precision_->itemData(i).toString().toStdString());
+        std::string reason;
+        try {
+            reason = precision_unsupported(p, device_.toStdString());
+        } catch (const std::exception& e) {  // a device no backend has any more
+            reason = e.what();
+        }
+        items->item(i)->setEnabled(reason.empty());
+        items->item(i)->setToolTip(reason.empty() ? QString() : QString::fromStdString(reason));
+        if (!reason.empty())
+            notes << tr("%1 is not available on %2: %3").arg(precision_->itemText(i), device_, QString::fromStdString(reason));
+    }
+    precisionNote_->setText(notes.join('\n'));
+    precisionNote_->setVisible(!notes.isEmpty());
 }
 
 void TrainingSettingsForm::commit() {

@@ -1,8 +1,9 @@
 #pragma once
 // The project's training settings as a form: optimizer and its parameters, learning rate and
-// schedule, epochs, batch size, loss, metrics, early stopping, seed, memory limit. Every edit is a
-// SetTrainingCommand on the document (consecutive edits merge into one undo step); the form
-// follows the document on undo, redo and load.
+// schedule, epochs, batch size, loss, metrics, early stopping, seed, memory limit, precision
+// policy. Every edit is a SetTrainingCommand on the document (consecutive edits merge into one
+// undo step); the form follows the document on undo, redo and load. A policy the run's device
+// cannot run fast is shown disabled, with the engine's reason beside the choice.
 #include <QWidget>
 
 #include "layerforge/project/project.h"
@@ -11,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
@@ -39,13 +41,18 @@ public:
     QCheckBox* earlyRestoreBest() const { return restoreBest_; }
     QSpinBox* seed() const { return seed_; }
     QSpinBox* memoryLimit() const { return memoryLimit_; }  // MB; 0 shows "No limit"
+    QComboBox* precision() const { return precision_; }      // item data: the policy's name
+    QLabel* precisionNote() const { return precisionNote_; }  // why a policy is disabled; hidden when none is
 
 public Q_SLOTS:
     void load();  // shows the document's settings
+    // The device the next run trains on (the run options' choice): which policies it runs.
+    void setDevice(const QString& device);
 
 private:
     TrainingConfig edited() const;  // the document's settings with the form's values
     void commit();
+    void updatePrecisionChoices();
 
     ProjectDocument* doc_;
     QComboBox* optimizer_;
@@ -63,6 +70,9 @@ private:
     QCheckBox* restoreBest_;
     QSpinBox* seed_;
     QSpinBox* memoryLimit_;
+    QComboBox* precision_;
+    QLabel* precisionNote_;
+    QString device_ = QStringLiteral("cpu");
     bool loading_ = false;
 };
 
