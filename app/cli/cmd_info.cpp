@@ -1,6 +1,4 @@
 // layerforge-cli info PROJECT: a model summary like Keras' model.summary().
-#include <map>
-
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/devices/devices.h"
@@ -61,18 +59,16 @@ Json precision_report(const Project& p, const MemoryBreakdown& m, bool asked, co
     const PlanProfile steps = describe_training_plan(p);
     const bool list = asked || policy != Precision::Float32;
     if (list) out.line("  " + pad("Layer (type)", 32) + "Computes in");
-    std::map<DType, std::int64_t> counts;
+    std::size_t bf16 = 0;
     Json layers = Json::array();
     for (const LayerProfile& step : steps) {
         const Node* n = p.graph.find(step.node);
         if (list) out.line("  " + pad(n ? n->name + " (" + n->type + ")" : step.node, 32) + to_string(step.compute));
         layers.push_back({{"id", step.node}, {"compute", to_string(step.compute)}, {"bytes", step.bytes}});
-        ++counts[step.compute];
+        bf16 += step.compute == DType::BFloat16;
     }
-    std::string summary;
-    for (const auto& [type, count] : counts)
-        summary += (summary.empty() ? "" : ", ") + std::string(to_string(type)) + " " + std::to_string(count);
-    out.line("  steps computing in " + summary);
+    out.line("  " + std::to_string(bf16) + " of " + std::to_string(steps.size()) +
+             " layers compute in bfloat16, the others in float32");
     j["layers"] = layers;
     return j;
 }

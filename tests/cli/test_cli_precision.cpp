@@ -41,14 +41,7 @@ class TestCliPrecision : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
-    // A copy of the tutorial MLP (two epochs of batch 50) in the temp folder.
-    QString project(const QString& name) {
-        const QString path = dir_.filePath(name + ".lfproj");
-        QFile::remove(path);
-        QFile::copy(qEnvironmentVariable("LF_SOURCE_DIR") + "/resources/templates/fashion_mlp.lfproj", path);
-        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-        return path;
-    }
+    QString project(const QString& name) { return mlpProjectCopy(dir_, name); }
     std::string store_of(const QString& p) { return lf::RunStore::path_for_project(p.toStdString()); }
 
 private Q_SLOTS:

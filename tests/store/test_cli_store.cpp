@@ -39,14 +39,7 @@ class TestCliStore : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
-    // A copy of the tutorial MLP project in the temp folder, so its .lfruns lands there.
-    QString project(const QString& name) {
-        QString path = dir_.filePath(name + ".lfproj");
-        QFile::remove(path);
-        QFile::copy(qEnvironmentVariable("LF_SOURCE_DIR") + "/resources/templates/fashion_mlp.lfproj", path);
-        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-        return path;
-    }
+    QString project(const QString& name) { return mlpProjectCopy(dir_, name); }
     static QString store_of(const QString& p) { return QString(p).replace(".lfproj", ".lfruns"); }
     static QStringList small(QStringList args) {
         return args << "--limit-train" << "600" << "--limit-test" << "100" << "--json";

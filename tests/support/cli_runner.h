@@ -34,6 +34,16 @@ inline CliRun cli(const QStringList& args, int timeout_ms = 120000) {
     return cli(args, QProcessEnvironment::systemEnvironment(), timeout_ms);
 }
 
+// A writable copy of the tutorial MLP template as dir/NAME.lfproj (replacing an older one), so
+// the runs and weights of the commands under test land beside it.
+inline QString mlpProjectCopy(const QTemporaryDir& dir, const QString& name) {
+    const QString path = dir.filePath(name + ".lfproj");
+    QFile::remove(path);
+    QFile::copy(qEnvironmentVariable("LF_SOURCE_DIR") + "/resources/templates/fashion_mlp.lfproj", path);
+    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return path;
+}
+
 // Runs `script` with sh in a private user and mount namespace; `vars` become its environment
 // (with LF_CLI). Mounts made there vanish with it.
 inline CliRun isolated(const QString& script, const QMap<QString, QString>& vars = {}) {
