@@ -1,7 +1,6 @@
 #include "layerforge/store/weights_file.h"
 
 #include <cstring>
-#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/json_numbers.h"
@@ -48,12 +47,9 @@ void check_declared_size(const std::string& name, const SafetensorsView::Tensor&
 
 const char* safetensors_dtype(DType t) { return t == DType::BFloat16 ? "BF16" : "F32"; }
 
-// The element type of a stored weight the model can load ("F32", "BF16"); nullopt for the rest.
-std::optional<DType> weight_dtype(const std::string& dtype) {
-    if (dtype == "F32") return DType::Float32;
-    if (dtype == "BF16") return DType::BFloat16;
-    return std::nullopt;
-}
+// Whether the model can load a stored weight of this type, and which it is.
+bool loadable(const std::string& dtype) { return dtype == "F32" || dtype == "BF16"; }
+DType weight_dtype(const std::string& dtype) { return dtype == "BF16" ? DType::BFloat16 : DType::Float32; }
 
 // `n` stored values of `dtype` as float32 at `dest`.
 void widen(const char* data, DType dtype, std::size_t n, float* dest) {
@@ -153,7 +149,7 @@ std::vector<std::string> weight_differences(const Model& m, const SafetensorsVie
     for (const WeightRef& w : m.weight_refs()) {
         auto it = v.tensors.find(prefix + w.name);
         if (it == v.tensors.end()) out.push_back(w.name + ": not saved");
-        else if (!weight_dtype(it->second.dtype))
+        else if (!loadable(it->second.dtype))
             out.push_back(w.name + ": saved as " + it->second.dtype + ", expected F32 or BF16");
         else if (it->second.shape != w.shape.dims)
             out.push_back(w.name + ": " + dims_text(w.shape.dims) + " in the model, " + dims_text(it->second.shape) +
@@ -174,16 +170,15 @@ std::vector<std::string> copy_weights(const Model& m, const SafetensorsView& v, 
     for (const WeightRef& w : m.weight_refs()) {
         auto it = v.tensors.find(prefix + w.name);
         std::string why;
-        const std::optional<DType> dtype = it == v.tensors.end() ? std::nullopt : weight_dtype(it->second.dtype);
         if (it == v.tensors.end()) why = "has no tensor '" + prefix + w.name + "'; it was saved from a different model";
-        else if (!dtype) why = "tensor '" + w.name + "' is \"" + it->second.dtype + "\", expected F32 or BF16";
+        else if (!loadable(it->second.dtype)) why = "tensor '" + w.name + "' is \"" + it->second.dtype + "\", expected F32 or BF16";
         else if (it->second.shape != w.shape.dims)
             why = "tensor '" + w.name + "' has shape " + dims_text(it->second.shape) + " but the model needs " +
                   dims_text(w.shape.dims) + "; the model changed since these weights were saved";
-        else if (it->second.bytes != w.size * dtype_size(*dtype))
+        else if (it->second.bytes != w.size * dtype_size(weight_dtype(it->second.dtype)))
             why = "tensor '" + w.name + "' has bad data offsets; the file is damaged";
         if (why.empty()) {
-            widen(it->second.data, *dtype, w.size, dest + w.offset);
+            widen(it->second.data, weight_dtype(it->second.dtype), w.size, dest + w.offset);
         } else if (partial) {
             skipped.push_back(w.name);
         } else {
