@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "export/export_dialog.h"
+#include "layerforge/core/bfloat16.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/store/checkpoint.h"
 #include "layerforge/store/run_store.h"
@@ -66,6 +67,29 @@ private Q_SLOTS:
         choose(d, 2, f.dir.path() + "/x");
         QVERIFY(!d.findChild<QSpinBox*>("opset")->isEnabled());
         QVERIFY(d.findChild<QCheckBox*>("foldBatchNorm")->isEnabled());
+    }
+
+    // bfloat16 weights are a safetensors choice: rounded to nearest even, read back widened.
+    void writes_bfloat16_safetensors_when_chosen() {
+        Fixture f;
+        ExportDialog d(&f.session, std::nullopt);
+        auto* dtype = d.findChild<QComboBox*>("dtype");
+        QVERIFY(dtype);
+        choose(d, 0, f.dir.path() + "/onnx");
+        QVERIFY(!dtype->isEnabled());  // ONNX takes float32 weights only
+        choose(d, 1, f.dir.path() + "/bf16");
+        QVERIFY(dtype->isEnabled());
+        QCOMPARE(dtype->currentIndex(), 0);  // float32 unless asked
+        dtype->setCurrentIndex(1);
+        QVERIFY2(d.exportModel(), qPrintable(d.lastError()));
+        const std::string path = (f.dir.path() + "/bf16/model.safetensors").toStdString();
+        QFile file(QString::fromStdString(path));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"dtype\":\"BF16\""));
+        lf::Model back(f.doc.graph());
+        lf::load_weights(back, path);
+        for (std::size_t i = 0; i < f.weights.size(); ++i)
+            QCOMPARE(back.weights()[i], lf::from_bfloat16(lf::to_bfloat16(f.weights[i])));
     }
 
     void asks_before_overwriting() {
