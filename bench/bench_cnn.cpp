@@ -10,7 +10,9 @@
 //              (2048^3, best of 5) at the same thread count.
 // Peak RSS (ru_maxrss) covers the whole process: the dataset, every plan and oneDNN's caches.
 //
-// Usage: bench_cnn [--project FILE] [--batch 50,128] [--epochs 2] [--limit 12000] [--threads N] [--json]
+// Usage: bench_cnn [--project FILE] [--batch 50,128] [--epochs 2] [--limit 12000] [--threads N]
+//                  [--precision float32|mixed_bfloat16] [--json]
+//   --precision overrides the project's training.precision (the training runs only).
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <sys/resource.h>
@@ -18,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "layerforge/devices/devices.h"
 
@@ -60,7 +63,7 @@ double peak_rss_mb() {
 
 void usage() {
     std::fprintf(stderr, "usage: bench_cnn [--project FILE] [--batch 50,128] [--epochs N] [--limit N] [--threads N] "
-                         "[--json]\n");
+                         "[--precision float32|mixed_bfloat16] [--json]\n");
 }
 
 }  // namespace
@@ -68,9 +71,11 @@ void usage() {
 int main(int argc, char** argv) {
     CommonOptions o{.epochs = 2, .project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_cnn.lfproj"};
     std::int64_t limit = 12000;
+    std::optional<lf::Precision> precision;
     const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
-        if (a != "--limit") return o.handle(a, value);
-        limit = std::stoll(value());
+        if (a == "--limit") limit = std::stoll(value());
+        else if (a == "--precision") return bool(precision = lf::parse_precision(value()));
+        else return o.handle(a, value);
         return true;
     });
     if (stop >= 0) return stop;
@@ -78,6 +83,7 @@ int main(int argc, char** argv) {
     if (threads > 0) omp_set_num_threads(threads);
     try {
         lf::Project proj = lf::load_project(project);
+        if (precision) proj.training.precision = *precision;
         auto data = lf::load_fashion_mnist(proj.dataset.path, limit, 0);
         lf::Model probe(proj.graph);
         const double train_flops = 3.0 * double(probe.analysis().flops);
@@ -97,9 +103,9 @@ int main(int argc, char** argv) {
         }
         const double rss = peak_rss_mb();
         if (json) {
-            std::printf("{\"model\": \"%s\", \"samples\": %lld, \"epochs\": %lld, \"omp_threads\": %d, "
+            std::printf("{\"model\": \"%s\", \"precision\": \"%s\", \"samples\": %lld, \"epochs\": %lld, \"omp_threads\": %d, "
                         "\"train_mflop_per_image\": %.2f, \"sgemm_gflops\": %.1f, \"peak_rss_mb\": %.0f, \"results\": [",
-                        proj.name.c_str(), (long long)data.train.size(), (long long)epochs, omp_get_max_threads(),
+                        proj.name.c_str(), lf::to_string(proj.training.precision), (long long)data.train.size(), (long long)epochs, omp_get_max_threads(),
                         train_flops / 1e6, ceiling, rss);
             for (std::size_t i = 0; i < rows.size(); ++i) {
                 const Row& r = rows[i];

@@ -16,6 +16,8 @@
 # Ours: the same, OMP_NUM_THREADS=2 and 1 (LF_THREADS) with OMP_WAIT_POLICY=passive (what the CLI
 # uses), the faster per batch size and round compared. Under other load one thread often wins.
 # Peak RSS is each process's ru_maxrss (dataset included in both).
+# PyTorch runs channels_last (PT_FORMAT=contiguous for its default NCHW). PRECISION=mixed_bfloat16
+# trains ours under that policy and PyTorch under torch.autocast('cpu', dtype=torch.bfloat16).
 set -eu
 BUILD=${1:-build}
 EPOCHS=${2:-2}
@@ -23,6 +25,10 @@ LIMIT=${3:-12000}
 ROUNDS=${ROUNDS:-1}
 LF_THREADS=${LF_THREADS:-2 1}
 PT_THREADS=${PT_THREADS:-2 1}
+PT_FORMAT=${PT_FORMAT:-channels_last}
+PRECISION=${PRECISION:-float32}
+PT_AUTOCAST=""
+[ "$PRECISION" = mixed_bfloat16 ] && PT_AUTOCAST="--autocast bf16"
 HERE=$(cd "$(dirname "$0")" && pwd)
 BENCH="$BUILD/bench/bench_cnn"
 [ -x "$BENCH" ] || { echo "no $BENCH: build the bench_cnn target first" >&2; exit 2; }
@@ -36,12 +42,12 @@ run_model() {  # MODEL BATCHES: one JSON file per side, round and thread count u
   round=1
   while [ "$round" -le "$ROUNDS" ]; do
     for t in $LF_THREADS; do
-      OMP_NUM_THREADS=$t OMP_WAIT_POLICY=passive "$BENCH" --json --epochs "$EPOCHS" --limit "$LIMIT" \
+      OMP_NUM_THREADS=$t OMP_WAIT_POLICY=passive "$BENCH" --json --epochs "$EPOCHS" --limit "$LIMIT" --precision "$PRECISION" \
           --batch "$2" --project "$HERE/../resources/templates/$1.lfproj" > "$OUT/$1/ours-$round-$t.json"
     done
     for t in $PT_THREADS; do
       /usr/bin/python3 "$HERE/pytorch_cnn.py" --model "$1" --json --epochs "$EPOCHS" --limit "$LIMIT" \
-          --batch "$2" --threads "$t" > "$OUT/$1/torch-$round-$t.json"
+          --batch "$2" --threads "$t" --memory-format "$PT_FORMAT" $PT_AUTOCAST > "$OUT/$1/torch-$round-$t.json"
     done
     round=$((round + 1))
   done

@@ -13,6 +13,7 @@
 
 #include "device_plan.h"
 #include "graph_builder.h"
+#include "layerforge/core/bfloat16.h"
 #include "layerforge/train/loss.h"
 
 using lf::IntList;
@@ -37,13 +38,7 @@ bool cpu_has_bf16() {
 }
 
 // x rounded to the nearest bfloat16 (to nearest even): both plans then start from the same values.
-float bf16_value(float x) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, sizeof u);
-    u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
-    std::memcpy(&x, &u, sizeof u);
-    return x;
-}
+float bf16_value(float x) { return lf::from_bfloat16(lf::to_bfloat16(x)); }
 
 // One forward and backward of `model` at `precision` from the same weights, input and output
 // gradient, all bfloat16 values.
