@@ -232,6 +232,69 @@ def run_store():
     put("run_store", "broken-empty.db", b"")
 
 
+def crc32c(data):
+    c = 0xFFFFFFFF
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+    return c ^ 0xFFFFFFFF
+
+
+def tfrecord(data):
+    mask = lambda c: ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
+    length = struct.pack("<Q", len(data))
+    return length + struct.pack("<I", mask(crc32c(length))) + data + struct.pack("<I", mask(crc32c(data)))
+
+
+def varint(v):
+    out = b""
+    while v >= 0x80:
+        out += bytes([v & 0x7F | 0x80])
+        v >>= 7
+    return out + bytes([v])
+
+
+def field(number, wire, payload):
+    key = varint(number << 3 | wire)
+    return key + (varint(len(payload)) + payload if wire == 2 else payload)
+
+
+def tb_event(step, wall=1.7e9, version=None, scalars=(), tensor_scalars=(), start=False):
+    e = field(1, 1, struct.pack("<d", wall)) + field(2, 0, varint(step))
+    if version:
+        e += field(3, 2, version.encode())
+    values = b""
+    for tag, v in scalars:
+        values += field(1, 2, field(1, 2, tag.encode()) + field(2, 5, struct.pack("<f", v)))
+    for tag, v in tensor_scalars:  # TF2 tf.summary.scalar: DT_FLOAT tensor, empty shape, packed float_val
+        tensor = field(1, 0, varint(1)) + field(2, 2, b"") + field(5, 2, struct.pack("<f", v))
+        values += field(1, 2, field(1, 2, tag.encode()) + field(8, 2, tensor))
+    if values:
+        e += field(5, 2, values)
+    if start:
+        e += field(6, 2, field(1, 0, varint(1)))
+    return e
+
+
+def tensorboard():
+    good = tfrecord(tb_event(0, version="brain.Event:2"))
+    for step in range(1, 6):
+        good += tfrecord(tb_event(step, scalars=[("batch_loss", 1.0 / step), ("batch_accuracy", 0.1 * step)]))
+    good += tfrecord(tb_event(5, scalars=[("epoch_loss", 0.5)]))
+    put("tensorboard", "seed-keras-train", good)
+    put("tensorboard", "seed-tf2-tensors", tfrecord(tb_event(0, version="brain.Event:2")) +
+        b"".join(tfrecord(tb_event(s, tensor_scalars=[("loss", 2.0 - s)])) for s in range(3)))
+    put("tensorboard", "seed-resumed", tfrecord(tb_event(3, start=True)) + tfrecord(tb_event(3, scalars=[("x", 1)])))
+    put("tensorboard", "broken-truncated", good[: len(good) - 7])
+    flipped = bytearray(good)
+    flipped[len(good) // 2] ^= 0x20
+    put("tensorboard", "broken-crc", bytes(flipped))
+    put("tensorboard", "broken-protobuf", good + tfrecord(b"\x2a\x7f\x0a"))
+    put("tensorboard", "broken-huge-length", struct.pack("<Q", 1 << 62) + good[8:])
+    put("tensorboard", "broken-foreign", b"wall_time,step,value\n1.7e9,1,0.5\n")
+
+
 if __name__ == "__main__":
     projects()
     keras()
@@ -240,5 +303,6 @@ if __name__ == "__main__":
     image()
     safetensors_corpus()
     run_store()
+    tensorboard()
     for d in sorted(CORPUS.iterdir()):
         print(d.name, len(list(d.iterdir())), "files")

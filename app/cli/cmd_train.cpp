@@ -42,6 +42,10 @@ SessionOptions session_options(const Args& args, const std::string& path) {
     o.notes = args.value("notes").value_or("");
     o.log_every = args.integer("log-every").value_or(100);
     o.precision = precision_option(args);  // the session checks it against a resumed run's
+    if (auto dir = args.value("tensorboard")) {
+        if (dir->empty()) throw input_error("option --tensorboard needs a folder (DIR)");
+        o.tensorboard_dir = *dir;
+    }
     return o;
 }
 
@@ -130,6 +134,8 @@ Command train_command() {
                    {"best-mode", "MODE", "min, max or auto (max for accuracies)"},
                    {"run-name", "NAME", "name of the new run (default: the project's name)"},
                    {"notes", "TEXT", "notes stored with the new run"},
+                   {"tensorboard", "DIR", "write TensorBoard event files live in DIR/<run name>-<run id> (train/ and "
+                                          "validation/, as Keras does); view with tensorboard --logdir DIR"},
                    kPrecisionOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);

@@ -1,20 +1,12 @@
 #include "layerforge/run/run_recorder.h"
 
-#include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "layerforge/store/checkpoint.h"
+#include "layerforge/store/metric_rows.h"
 
 namespace lf {
-
-namespace {
-
-double wall_clock() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
 
 RunRecorder::RunRecorder(RunStore& store, std::int64_t run, const Model& model, Optimizer& optimizer,
                          RetentionPolicy policy)
@@ -22,16 +14,7 @@ RunRecorder::RunRecorder(RunStore& store, std::int64_t run, const Model& model, 
 
 void RunRecorder::on_event(const TrainEvent& e) {
     if (e.kind != EventKind::Step && e.kind != EventKind::EpochEnd) return;
-    const double now = wall_clock();
-    for (const auto& [name, value] : e.metrics) {
-        MetricRow r{run_, e.step, e.epoch, "train", name, value, now};
-        if (e.kind == EventKind::EpochEnd) {
-            const bool val = name.rfind("val_", 0) == 0;
-            r.split = val ? "val" : "epoch";
-            if (val) r.name = name.substr(4);
-        }
-        writer_.push(std::move(r));
-    }
+    for_each_metric_row(e, run_, wall_clock_seconds(), [this](MetricRow r) { writer_.push(std::move(r)); });
 }
 
 void RunRecorder::save(const TrainState& state, const Metrics& metrics) {

@@ -13,6 +13,7 @@
 #include "layerforge/run/run_recorder.h"
 #include "layerforge/store/checkpoint.h"
 #include "layerforge/store/weights_file.h"
+#include "layerforge/tensorboard/tensorboard_logger.h"
 #include "layerforge/train/event_text.h"
 #include "layerforge/train/memory_budget.h"
 #include "run/initial_weights.h"
@@ -277,6 +278,16 @@ SessionResult TrainingSession::run() {
     };
     trainer.add_observer(&recorder);
     trainer.set_checkpointing(o.checkpoints, &recorder);
+    std::optional<tensorboard::TensorBoardLogger> tensorboard;
+    if (!o.tensorboard_dir.empty()) {
+        const std::string folder =
+            (std::filesystem::path(o.tensorboard_dir) / tensorboard::run_folder_name(store.run(result.run).name, result.run))
+                .string();
+        out.on_line("TensorBoard logs in " + folder + " (view them with: tensorboard --logdir " + o.tensorboard_dir + ")");
+        tensorboard.emplace(folder, result.run, from ? std::optional(from->step) : std::nullopt,
+                            [&out](const std::string& m) { out.on_line("warning: " + m); });
+        trainer.add_observer(&*tensorboard);
+    }
     set_trainer(&trainer);
     try {
         result.fit = trainer.fit(*data->train, data->validation.get(), resume ? &*resume : nullptr);
@@ -286,6 +297,7 @@ SessionResult TrainingSession::run() {
         throw;
     }
     set_trainer(nullptr);
+    if (tensorboard) tensorboard->finish();
     if (result.fit.status == RunStatus::Failed) {
         if (last_saved) {
             if (result.fit.message.ends_with('.')) result.fit.message.pop_back();

@@ -7,7 +7,10 @@
 namespace lf {
 
 MetricWriter::MetricWriter(RunStore& store, std::size_t capacity, int flush_ms)
-    : store_(store), capacity_(capacity), flush_ms_(flush_ms) {
+    : MetricWriter([&store](const std::vector<MetricRow>& rows) { store.append_metrics(rows); }, capacity, flush_ms) {}
+
+MetricWriter::MetricWriter(Sink sink, std::size_t capacity, int flush_ms)
+    : sink_(std::move(sink)), capacity_(capacity), flush_ms_(flush_ms) {
     queue_.reserve(capacity_);
     thread_ = std::thread([this] { loop(); });
 }
@@ -60,7 +63,7 @@ void MetricWriter::loop() {
         lock.unlock();
         std::string error;
         try {
-            store_.append_metrics(batch);
+            sink_(batch);
         } catch (const std::exception& e) {
             error = e.what();
         }

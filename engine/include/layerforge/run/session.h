@@ -45,6 +45,10 @@ struct SessionOptions {
     // was recorded with (run_precision); naming another one is refused.
     std::optional<Precision> precision;
     std::int64_t log_every = 100;  // observers get a Step event every N steps
+    // --tensorboard DIR: TensorBoard event files written live in DIR/<run name>-<run id>
+    // (tensorboard/tensorboard_logger.h); empty: none. A failure to write them is reported and
+    // ends the logging, never the training.
+    std::string tensorboard_dir;
     // An image folder bound without a class list gets the scanned one (it fixes the label ids for
     // later runs); `write_project` also saves it into the project file.
     bool fix_class_list = true;
