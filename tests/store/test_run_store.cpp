@@ -102,6 +102,56 @@ PRAGMA user_version=1;)");
         QCOMPARE(store.checkpoints()[0].pinned, false);
         QCOMPARE(store.checkpoint_blob(1), std::string("abc"));
         store.set_pinned(1, true);
+        QCOMPARE(store.run(1).tags, std::vector<std::string>{});  // version 4's columns read empty
+        QCOMPARE(store.run(1).starred, false);
+        QVERIFY(!store.run(1).imported());
+        QCOMPARE(store.integrity_check(), std::string("ok"));
+    }
+
+    // The explorer's edits: tags (sorted, unique, checked), star, note, delete, imported runs.
+    void tags_star_notes_and_delete_are_stored() {
+        const std::string path = fresh();
+        lf::RunStore store(path);
+        const std::int64_t a = store.create_run({.name = "a", .graph = "{}", .settings = "{}", .tags = {"z", "sweep:lr", "z"}});
+        const std::int64_t b = store.create_run({.name = "b", .created = "2020-05-01T10:00:00Z", .graph = "{}",
+                                                 .settings = "{}", .source = "tensorboard:/logs/b"});
+        QCOMPARE(store.run(a).tags, (std::vector<std::string>{"sweep:lr", "z"}));
+        QCOMPARE(store.run(b).created, std::string("2020-05-01T10:00:00Z"));
+        QVERIFY(store.run(b).imported());
+        store.set_tags(b, {"keras", "baseline"});
+        store.set_starred(b, true);
+        store.set_notes(b, "from the tutorial");
+        const std::vector<lf::RunInfo> all = store.runs();
+        QCOMPARE(all[1].tags, (std::vector<std::string>{"baseline", "keras"}));
+        QVERIFY(all[1].starred && !all[0].starred);
+        QCOMPARE(all[1].notes, std::string("from the tutorial"));
+        store.set_tags(b, {});
+        QCOMPARE(store.run(b).tags, std::vector<std::string>{});
+        for (const std::string bad : {std::string(), std::string("a,b"), std::string("line\nbreak"), std::string(101, 'x')})
+            QVERIFY_THROWS_EXCEPTION(lf::Error, store.set_tags(a, {bad}));
+        QCOMPARE(store.run(a).tags.size(), std::size_t(2));  // a refused edit changes nothing
+        QVERIFY_THROWS_EXCEPTION(lf::Error, store.set_starred(99, true));
+        QVERIFY_THROWS_EXCEPTION(lf::Error, store.set_notes(99, ""));
+        QVERIFY_THROWS_EXCEPTION(lf::Error, store.set_tags(99, {"x"}));
+
+        // This process is alive and owns run a: it cannot be deleted while it trains.
+        try {
+            store.delete_run(a);
+            QFAIL("a running run was deleted");
+        } catch (const lf::Error& e) {
+            QVERIFY2(std::string(e.what()).find("run " + std::to_string(a) + " (a) is training now") != std::string::npos, e.what());
+        }
+        store.append_metrics({{b, 1, 0, "train", "loss", 1.0, 0}});
+        store.save_checkpoint(b, 1, 0, "{}", "blob", {});
+        store.set_status(b, lf::RunStatus::Finished);
+        store.delete_run(b);
+        QCOMPARE(store.runs().size(), std::size_t(1));
+        QVERIFY(store.metrics(b).empty());
+        QVERIFY(store.checkpoints(b).empty());
+        QVERIFY_THROWS_EXCEPTION(lf::Error, store.delete_run(b));
+        store.set_status(a, lf::RunStatus::Finished);
+        store.delete_run(a);
+        QVERIFY(store.runs().empty());
         QCOMPARE(store.integrity_check(), std::string("ok"));
     }
 

@@ -77,14 +77,39 @@ Precision run_precision(const RunInfo& r) {
 
 const std::string& RunStore::path() const { return db_->path(); }
 
+namespace {
+
+// Sorted, unique, each checked: the tags a run can store.
+std::vector<std::string> checked_tags(std::vector<std::string> tags) {
+    for (const std::string& t : tags)
+        if (t.empty() || t.size() > 100 || t.find_first_of(",\n\r") != std::string::npos)
+            throw input_error("tag '" + t + "': a tag is 1 to 100 characters without commas or line breaks");
+    std::sort(tags.begin(), tags.end());
+    tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+    return tags;
+}
+
+void write_tags(Db& db, std::int64_t run, const std::vector<std::string>& tags) {
+    Stmt(db, "DELETE FROM run_tags WHERE run = ?").bind(1, run).run();
+    Stmt ins(db, "INSERT INTO run_tags(run, tag) VALUES(?, ?)");
+    for (const std::string& t : tags) ins.bind(1, run).bind(2, t).run();
+}
+
+}  // namespace
+
 std::int64_t RunStore::create_run(const RunInfo& r) {
+    const std::vector<std::string> tags = checked_tags(r.tags);
     std::lock_guard lock(mutex_);
-    Stmt s(*db_, "INSERT INTO runs(name, created, status, graph, settings, dataset_fingerprint, device, notes, owner) "
-                 "VALUES(?, ?, 'running', ?, ?, ?, ?, ?, ?)");
-    s.bind(1, r.name).bind(2, utc_now()).bind(3, r.graph).bind(4, r.settings).bind(5, r.dataset_fingerprint);
-    s.bind(6, r.device.empty() ? std::string("cpu") : r.device).bind(7, r.notes);
-    s.bind(8, store_detail::this_process_owner()).run();
-    return sqlite3_last_insert_rowid(db_->handle());
+    Transaction t(*db_);
+    Stmt s(*db_, "INSERT INTO runs(name, created, status, graph, settings, dataset_fingerprint, device, notes, owner, "
+                 "starred, source) VALUES(?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)");
+    s.bind(1, r.name).bind(2, r.created.empty() ? utc_now() : r.created).bind(3, r.graph).bind(4, r.settings);
+    s.bind(5, r.dataset_fingerprint).bind(6, r.device.empty() ? std::string("cpu") : r.device).bind(7, r.notes);
+    s.bind(8, store_detail::this_process_owner()).bind(9, std::int64_t(r.starred)).bind(10, r.source).run();
+    const std::int64_t id = sqlite3_last_insert_rowid(db_->handle());
+    write_tags(*db_, id, tags);
+    t.commit();
+    return id;
 }
 
 void RunStore::set_status(std::int64_t run, RunStatus status) {
@@ -100,7 +125,18 @@ namespace {
 const char* const kRunColumns =
     "SELECT id, name, created, coalesce(finished, ''), status, graph, settings, dataset_fingerprint, device, notes, "
     "(SELECT coalesce(max(step), 0) FROM metrics WHERE run = runs.id), "
-    "(SELECT coalesce(max(epoch), 0) FROM metrics WHERE run = runs.id), owner FROM runs";
+    "(SELECT coalesce(max(epoch), 0) FROM metrics WHERE run = runs.id), owner, starred, source, "
+    "(SELECT group_concat(tag, ',') FROM (SELECT tag FROM run_tags WHERE run = runs.id ORDER BY tag)) FROM runs";
+
+std::vector<std::string> split_tags(const std::string& joined) {
+    std::vector<std::string> tags;
+    for (std::size_t at = 0; at < joined.size();) {
+        const std::size_t comma = std::min(joined.find(',', at), joined.size());
+        tags.push_back(joined.substr(at, comma - at));
+        at = comma + 1;
+    }
+    return tags;
+}
 
 RunInfo run_from(const Stmt& s, const std::string& path) {
     RunInfo r;
@@ -123,6 +159,9 @@ RunInfo run_from(const Stmt& s, const std::string& path) {
     r.last_epoch = s.integer(11);
     if (r.status == RunStatus::Running && store_detail::owner_state(s.text(12)) == store_detail::OwnerState::Gone)
         r.status = RunStatus::Interrupted;
+    r.starred = s.integer(13) != 0;
+    r.source = s.text(14);
+    r.tags = split_tags(s.is_null(15) ? std::string() : s.text(15));
     return r;
 }
 
@@ -172,6 +211,62 @@ RunInfo RunStore::run(std::int64_t id) {
     s.bind(1, id);
     if (!s.step()) throw input_error(db_->path() + ": no run " + std::to_string(id) + "; see `layerforge-cli runs list`");
     return run_from(s, db_->path());
+}
+
+namespace {
+
+// Runs `sql` (binding the run id as ?2 after `bind` filled ?1) and throws when no run has the id.
+void update_run(Db& db, std::int64_t run, Stmt& s) {
+    s.bind(2, run).run();
+    if (sqlite3_changes(db.handle()) == 0)
+        throw input_error(db.path() + ": no run " + std::to_string(run) + "; see `layerforge-cli runs list`");
+}
+
+}  // namespace
+
+void RunStore::set_tags(std::int64_t run, const std::vector<std::string>& tags) {
+    const std::vector<std::string> checked = checked_tags(tags);
+    std::lock_guard lock(mutex_);
+    Transaction t(*db_);
+    Stmt s(*db_, "UPDATE runs SET id = id WHERE id = ?2");
+    update_run(*db_, run, s);
+    write_tags(*db_, run, checked);
+    t.commit();
+}
+
+void RunStore::set_starred(std::int64_t run, bool starred) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "UPDATE runs SET starred = ?1 WHERE id = ?2");
+    s.bind(1, std::int64_t(starred));
+    update_run(*db_, run, s);
+}
+
+void RunStore::set_notes(std::int64_t run, const std::string& notes) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "UPDATE runs SET notes = ?1 WHERE id = ?2");
+    s.bind(1, notes);
+    update_run(*db_, run, s);
+}
+
+void RunStore::delete_run(std::int64_t run) {
+    std::lock_guard lock(mutex_);
+    Transaction t(*db_);
+    Stmt q(*db_, "SELECT status, owner, name FROM runs WHERE id = ?");
+    q.bind(1, run);
+    if (!q.step()) throw input_error(db_->path() + ": no run " + std::to_string(run) + "; see `layerforge-cli runs list`");
+    const std::string owner = q.text(1), what = "run " + std::to_string(run) + " (" + q.text(2) + ")";
+    const bool running = q.text(0) == to_string(RunStatus::Running);
+    q.reset();
+    if (running && store_detail::owner_state(owner) == store_detail::OwnerState::Alive)
+        throw input_error(what + " is training now; stop it before deleting it");
+    if (running && store_detail::owner_state(owner) == store_detail::OwnerState::Unknown && !owner.empty())
+        throw input_error(what + " is recorded as training on another machine (" + owner +
+                          "); stop it there before deleting it");
+    for (const char* table : {"run_tags", "checkpoints", "metrics"})
+        Stmt(*db_, (std::string("DELETE FROM ") + table + " WHERE run = ?").c_str()).bind(1, run).run();
+    Stmt(*db_, "DELETE FROM runs WHERE id = ?").bind(1, run).run();
+    t.commit();
+    db_->compact();
 }
 
 void RunStore::append_metrics(const std::vector<MetricRow>& rows) {

@@ -55,6 +55,16 @@ CREATE INDEX checkpoints_by_run_step ON checkpoints(run, step);
     R"sql(
 ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 )sql",
+    // 4: the explorer's tags and star; where an imported run came from ('' for runs trained here).
+    R"sql(
+ALTER TABLE runs ADD COLUMN starred INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT '';
+CREATE TABLE run_tags(
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  PRIMARY KEY(run, tag)) WITHOUT ROWID;
+CREATE INDEX run_tags_by_tag ON run_tags(tag);
+)sql",
 };
 static_assert(std::size(kMigrations) == kRunStoreVersion);
 

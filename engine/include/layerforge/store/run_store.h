@@ -24,7 +24,7 @@ namespace store_detail {
 class Db;
 }
 
-inline constexpr int kRunStoreVersion = 3;  // PRAGMA user_version of a current store
+inline constexpr int kRunStoreVersion = 4;  // PRAGMA user_version of a current store
 
 struct RunInfo {
     std::int64_t id = 0;
@@ -35,6 +35,10 @@ struct RunInfo {
     std::string graph, settings;                   // JSON snapshots of what the run trained
     std::string dataset_fingerprint, device, notes;
     std::int64_t last_step = 0, last_epoch = 0;    // from its metrics
+    std::vector<std::string> tags;  // sorted, unique; a sweep's trials carry "sweep:NAME"
+    bool starred = false;
+    std::string source;  // '' for a run trained here; an imported run's origin ("tensorboard:DIR")
+    bool imported() const { return !source.empty(); }
 };
 
 struct MetricRow {
@@ -73,11 +77,21 @@ public:
     static std::string path_for_project(const std::string& project_path);  // NAME.lfruns
     const std::string& path() const;
 
-    std::int64_t create_run(const RunInfo& r);  // name, graph, settings, fingerprint, device, notes
+    // Stores name, graph, settings, fingerprint, device, notes, tags, starred, source and created
+    // (now when empty: an imported run keeps its own start).
+    std::int64_t create_run(const RunInfo& r);
     // Also stamps `finished`, or for `running` (a resumed run) makes this process its owner.
     void set_status(std::int64_t run, RunStatus status);
     std::vector<RunInfo> runs();
     RunInfo run(std::int64_t id);  // throws lf::Error (Input) for an unknown id
+    // Replaces the run's tags. A tag is non-empty text without line breaks or commas, at most
+    // 100 characters; throws lf::Error (Input) naming the tag otherwise, or for an unknown run.
+    void set_tags(std::int64_t run, const std::vector<std::string>& tags);
+    void set_starred(std::int64_t run, bool starred);
+    void set_notes(std::int64_t run, const std::string& notes);
+    // Removes the run with its metrics, checkpoints and tags in one transaction. Throws
+    // lf::Error (Input) for an unknown run, or one that a live process is training now.
+    void delete_run(std::int64_t run);
 
     void append_metrics(const std::vector<MetricRow>& rows);  // one transaction
     std::vector<MetricRow> metrics(std::int64_t run, const std::string& split = "");
