@@ -1,4 +1,5 @@
-// layerforge-cli runs list|compare|export-csv PROJECT ...: the runs recorded in PROJECT.lfruns.
+// layerforge-cli runs list|compare|export-csv|export-tensorboard|import-tensorboard PROJECT ...:
+// the runs recorded in PROJECT.lfruns.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -9,8 +10,16 @@
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_diff.h"
 #include "progress.h"
+#include "runs_tensorboard.h"
 
 namespace lf::cli {
+
+std::int64_t run_arg(const Args& args, std::size_t n) {
+    const std::string& v = args.require(n, "RUN (a run id; see `layerforge-cli runs list`)");
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+        throw input_error("'" + v + "' is not a run id; see `layerforge-cli runs list`");
+    return parse_integer(v, "RUN (a run id; see `layerforge-cli runs list`)");
+}
 
 namespace {
 
@@ -31,13 +40,6 @@ Json run_json(RunStore& store, const RunInfo& r) {
             {"dataset", r.dataset_fingerprint},
             {"notes", r.notes},     {"checkpoints", store.checkpoints(r.id).size()},
             {"final", metrics_json(final_metrics(store, r.id))}};
-}
-
-std::int64_t run_arg(const Args& args, std::size_t n) {
-    const std::string& v = args.require(n, "RUN (a run id; see `layerforge-cli runs list`)");
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
-        throw input_error("'" + v + "' is not a run id; see `layerforge-cli runs list`");
-    return parse_integer(v, "RUN (a run id; see `layerforge-cli runs list`)");
 }
 
 int list(const Args& args, const Reporter& out, RunStore& store) {
@@ -141,23 +143,30 @@ int export_csv(const Args& args, const Reporter& out, RunStore& store) {
 }
 
 int run_runs(const Args& args, const Reporter& out) {
-    const std::string& sub = args.require(0, "a subcommand: list, compare or export-csv");
+    const std::string& sub =
+        args.require(0, "a subcommand: list, compare, export-csv, export-tensorboard or import-tensorboard");
     const std::string& project = args.require(1, "PROJECT (a .lfproj file)");
-    auto store = open_store(project);
+    const bool importing = sub == "import-tensorboard";  // into a project that has no runs yet, too
+    auto store = open_store(project, importing);
     if (sub == "list") return list(args, out, *store);
     if (sub == "compare") return compare(args, out, *store);
     if (sub == "export-csv") return export_csv(args, out, *store);
-    throw input_error("unknown subcommand 'runs " + sub + "' (list, compare, export-csv)");
+    if (sub == "export-tensorboard") return export_tensorboard(args, out, *store);
+    if (importing) return import_tensorboard(args, out, *store);
+    throw input_error("unknown subcommand 'runs " + sub +
+                      "' (list, compare, export-csv, export-tensorboard, import-tensorboard)");
 }
 
 }  // namespace
 
 Command runs_command() {
-    return {{"runs", "runs list|compare|export-csv PROJECT [R1 [R2]] [options]",
+    return {{"runs", "runs list|compare|export-csv|export-tensorboard|import-tensorboard PROJECT ... [options]",
              "Lists the training runs recorded in PROJECT.lfruns; compares two runs (settings that differ\n"
-             "and final metrics); exports a run's epoch metrics as CSV like Keras' CSVLogger.\n"
-             "  runs list PROJECT\n  runs compare PROJECT R1 R2\n  runs export-csv PROJECT R [--out FILE] [--per-step]",
-             {{"out", "FILE", "export-csv: write to FILE instead of standard output"},
+             "and final metrics); exports a run's epoch metrics as CSV like Keras' CSVLogger; writes runs as\n"
+             "TensorBoard event files, or reads a TensorBoard log folder's runs into the store.\n"
+             "  runs list PROJECT\n  runs compare PROJECT R1 R2\n  runs export-csv PROJECT R [--out FILE] [--per-step]\n"
+             "  runs export-tensorboard PROJECT R... --out DIR\n  runs import-tensorboard PROJECT DIR",
+             {{"out", "FILE|DIR", "export-csv: write to FILE instead of standard output; export-tensorboard: the log folder"},
               {"per-step", "", "export-csv: one row per step instead of per epoch"},
               kJsonOption}},
             run_runs};
