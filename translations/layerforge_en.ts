@@ -73,6 +73,16 @@
     </message>
 </context>
 <context>
+    <name>lf::ui::MainWindow</name>
+    <message numerus="yes">
+        <source>Imported %n TensorBoard run(s)</source>
+        <translation>
+            <numerusform>Imported %n TensorBoard run</numerusform>
+            <numerusform>Imported %n TensorBoard runs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::ModelImport</name>
     <message numerus="yes">
         <source>Imported %1 (%2): %n layers.</source>
@@ -89,6 +99,16 @@
         <translation>
             <numerusform>%n setting differs between run %1 and run %2.</numerusform>
             <numerusform>%n settings differ between run %1 and run %2.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TensorBoardImport</name>
+    <message numerus="yes">
+        <source>Imported %n run(s), %1 points, from %2.</source>
+        <translation>
+            <numerusform>Imported %n run, %1 points, from %2.</numerusform>
+            <numerusform>Imported %n runs, %1 points, from %2.</numerusform>
         </translation>
     </message>
 </context>

@@ -1534,6 +1534,32 @@ Overwrite them?</source>
         <source>Model imported</source>
         <translation>模型已导入</translation>
     </message>
+    <message>
+        <source>Import &amp;TensorBoard Logs…</source>
+        <translation>导入 &amp;TensorBoard 日志…</translation>
+    </message>
+    <message>
+        <source>Import TensorBoard logs (the folder given to tensorboard --logdir)</source>
+        <translation>导入 TensorBoard 日志（即传给 tensorboard --logdir 的文件夹）</translation>
+    </message>
+    <message>
+        <source>No TensorBoard runs imported</source>
+        <translation>未导入任何 TensorBoard 运行</translation>
+    </message>
+    <message>
+        <source>TensorBoard logs imported</source>
+        <translation>已导入 TensorBoard 日志</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n TensorBoard run(s)</source>
+        <translation>
+            <numerusform>已导入 %n 个 TensorBoard 运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Importing TensorBoard logs from %1…</source>
+        <translation>正在从 %1 导入 TensorBoard 日志…</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::MemoryBar</name>
@@ -1787,6 +1813,22 @@ Overwrite them?</source>
         <source>Quick run: use</source>
         <translation>快速运行：使用</translation>
     </message>
+    <message>
+        <source>Write TensorBoard event files while training, one sub-folder per run (as layerforge-cli train --tensorboard DIR); view them with tensorboard --logdir DIR</source>
+        <translation>训练时写入 TensorBoard 事件文件，每次运行一个子文件夹（同 layerforge-cli train --tensorboard DIR）；用 tensorboard --logdir DIR 查看</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>TensorBoard log folder</source>
+        <translation>TensorBoard 日志文件夹</translation>
+    </message>
+    <message>
+        <source>TensorBoard logs</source>
+        <translation>TensorBoard 日志</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::SampleResultsModel</name>
@@ -2019,6 +2061,31 @@ Estimated training memory at batch %5: %6</source>
     <message>
         <source>Precision: %1 (%2 of %3 layers compute in bfloat16)</source>
         <translation>精度：%1（%3 层中有 %2 层以 bfloat16 计算）</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::TensorBoardImport</name>
+    <message>
+        <source>No runs were imported from %1.</source>
+        <translation>未从 %1 导入任何运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n run(s), %1 points, from %2.</source>
+        <translation>
+            <numerusform>已从 %2 导入 %n 个运行，共 %1 个数据点。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Overlay them from the charts&apos; Runs menu.</source>
+        <translation>可在图表的“运行”菜单中叠加显示它们。</translation>
+    </message>
+    <message>
+        <source>Skipped %1</source>
+        <translation>已跳过 %1</translation>
+    </message>
+    <message>
+        <source>Damaged: %1</source>
+        <translation>已损坏：%1</translation>
     </message>
 </context>
 <context>

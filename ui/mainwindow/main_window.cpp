@@ -41,6 +41,7 @@ MainWindow::MainWindow(const QString& recoveryPath, int autosaveMs, QWidget* par
     connect(workspaces_, &QTabWidget::currentChanged, this, [this](int i) { showDesignDocks(i == 0); });
     createActions();
     createModelImport();
+    createTensorBoardImport();
     createStatusBar();
     connect(doc_, &ProjectDocument::changed, this, &MainWindow::updateStatus);
     connect(memory_, &TrainingMemoryEstimate::changed, this, &MainWindow::updateStatus);

@@ -30,6 +30,7 @@ class TrainingMemoryEstimate;
 class TrainingPanel;
 
 class ModelImport;
+class TensorBoardImport;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -54,6 +55,10 @@ public:
     bool importKeras(const QString& path);   // a Keras JSON graph, without weights
     bool importModel(const QString& path);   // ONNX, .keras, .h5 with weights (Keras JSON: importKeras)
     ModelImport* modelImport() const { return modelImport_; }
+    // File > Import TensorBoard Logs without its folder dialog: imports `folder` into the project's
+    // run store off the UI thread; the report shows when it is done. False while one is running.
+    bool importTensorBoardLogs(const QString& folder);
+    TensorBoardImport* tensorboardImport() const { return tensorboardImport_; }
     void offerRecovery();  // after a crash: asks whether to restore the autosaved project
     bool hasRecovery() const;
 
@@ -101,6 +106,7 @@ private:
     void openDialog();
     void importDialog();
     void createModelImport();
+    void createTensorBoardImport();
     void addLayerAtCentre(const QString& type);
     void showError(const QString& title, const QString& message);
 
@@ -115,6 +121,7 @@ private:
     SummaryPanel* summary_;
     Recovery* recovery_;
     ModelImport* modelImport_ = nullptr;
+    TensorBoardImport* tensorboardImport_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QDialog>
 #include <QDir>
+#include <QFileDialog>
 #include <QMessageBox>
 #include <QMenuBar>
 #include <QStyle>
@@ -69,6 +70,11 @@ void MainWindow::createFileMenu() {
     add(m, tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     m->addSeparator();
     add(m, tr("&Import Model…"), QKeySequence(tr("Ctrl+I")), this, [this] { importDialog(); });
+    add(m, tr("Import &TensorBoard Logs…"), QKeySequence(), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Import TensorBoard logs (the folder given to "
+                                                                      "tensorboard --logdir)"));
+        if (!dir.isEmpty()) importTensorBoardLogs(dir);
+    });
     add(m, tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] { showExportDialog(this, session_); });
     m->addSeparator();
     add(m, tr("&Quit"), QKeySequence::Quit, this, [this] { close(); });

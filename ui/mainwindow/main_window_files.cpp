@@ -19,8 +19,10 @@
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
 #include "layerforge/project/keras_import.h"
+#include "checkpoints/tensorboard_import.h"
 #include "mainwindow/main_window.h"
 #include "mainwindow/model_import.h"
+#include "session/studio_session.h"
 
 namespace lf::ui {
 
@@ -195,6 +197,32 @@ void MainWindow::createModelImport() {
         statusBar()->showMessage(tr("Imported %1").arg(project), 6000);
     });
     acceptModelDrops(this, modelImport_);
+}
+
+void MainWindow::createTensorBoardImport() {
+    tensorboardImport_ = new TensorBoardImport(this);
+    connect(tensorboardImport_, &TensorBoardImport::finished, this, [this](const TensorBoardImportReport& r) {
+        if (!r.runs.isEmpty()) session_->notifyStoreChanged();
+        // Not modal: the import ran in the background and the user may be at work meanwhile.
+        auto* box = r.runs.isEmpty() ? new QMessageBox(QMessageBox::Warning, tr("No TensorBoard runs imported"), r.text(),
+                                                       QMessageBox::Ok, this)
+                                     : new QMessageBox(QMessageBox::Information, tr("TensorBoard logs imported"), r.text(),
+                                                       QMessageBox::Ok, this);
+        box->setObjectName("tensorboardImportReport");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setModal(false);
+        box->show();
+        statusBar()->showMessage(tr("Imported %n TensorBoard run(s)", nullptr, int(r.runs.size())), 6000);
+    });
+}
+
+bool MainWindow::importTensorBoardLogs(const QString& folder) {
+    if (!tensorboardImport_->start(session_->storePath(), folder)) {
+        statusBar()->showMessage(tr("An import is already running"), 4000);
+        return false;
+    }
+    statusBar()->showMessage(tr("Importing TensorBoard logs from %1…").arg(folder));
+    return true;
 }
 
 QStringList MainWindow::recentFiles() { return QSettings().value(kRecentKey).toStringList(); }

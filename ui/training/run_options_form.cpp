@@ -1,10 +1,13 @@
 #include "training/run_options_form.h"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QSpinBox>
 #include <QLineEdit>
+#include <QSpinBox>
+#include <QToolButton>
 
 #include "layerforge/devices/devices.h"
 #include "training/memory_bar.h"
@@ -13,7 +16,8 @@ namespace lf::ui {
 
 RunOptionsForm::RunOptionsForm(QWidget* parent)
     : QWidget(parent), everySteps_(new QSpinBox), everyEpochs_(new QSpinBox), keep_(new QSpinBox),
-      limitTrain_(new QSpinBox), bestMetric_(new QComboBox), bestMode_(new QComboBox), device_(new QComboBox), gpuNote_(new QLabel) {
+      limitTrain_(new QSpinBox), bestMetric_(new QComboBox), bestMode_(new QComboBox), device_(new QComboBox), gpuNote_(new QLabel),
+      tensorboardDir_(new QLineEdit), tensorboardBrowse_(new QToolButton) {
     everySteps_->setRange(0, 10000000);
     everySteps_->setSpecialValueText(tr("off"));
     everyEpochs_->setRange(0, 100000);
@@ -39,6 +43,20 @@ RunOptionsForm::RunOptionsForm(QWidget* parent)
     gpuNote_->setVisible(!devices.gpu_unavailable.empty());
     gpuNote_->setWordWrap(true);
 
+    tensorboardDir_->setPlaceholderText(tr("off"));
+    tensorboardDir_->setClearButtonEnabled(true);
+    tensorboardDir_->setToolTip(tr("Write TensorBoard event files while training, one sub-folder per run (as "
+                                   "layerforge-cli train --tensorboard DIR); view them with tensorboard --logdir DIR"));
+    tensorboardBrowse_->setText(tr("Browse…"));
+    connect(tensorboardBrowse_, &QToolButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("TensorBoard log folder"), tensorboardDir_->text());
+        if (!dir.isEmpty()) tensorboardDir_->setText(dir);
+    });
+    auto* tensorboard = new QHBoxLayout;
+    tensorboard->setContentsMargins(0, 0, 0, 0);
+    tensorboard->addWidget(tensorboardDir_, 1);
+    tensorboard->addWidget(tensorboardBrowse_);
+
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Checkpoint every N steps"), everySteps_);
@@ -49,11 +67,13 @@ RunOptionsForm::RunOptionsForm(QWidget* parent)
     form->addRow(tr("Quick run: use"), limitTrain_);
     form->addRow(tr("Device"), device_);
     form->addRow(QString(), gpuNote_);
+    form->addRow(tr("TensorBoard logs"), tensorboard);
     setOptions(TrainingOptions{});
 
     for (QSpinBox* s : {everySteps_, everyEpochs_, keep_, limitTrain_}) connect(s, &QSpinBox::valueChanged, this, &RunOptionsForm::changed);
     for (QComboBox* c : {bestMode_, device_}) connect(c, &QComboBox::currentIndexChanged, this, &RunOptionsForm::changed);
     connect(bestMetric_, &QComboBox::currentTextChanged, this, &RunOptionsForm::changed);
+    connect(tensorboardDir_, &QLineEdit::textChanged, this, &RunOptionsForm::changed);
 }
 
 QString RunOptionsForm::gpuNote() const { return gpuNote_->text(); }
@@ -66,12 +86,13 @@ TrainingOptions RunOptionsForm::options(TrainingOptions o) const {
     o.bestMode = bestMode_->currentText();
     o.device = device_->currentData().toString();
     o.limitTrain = limitTrain_->value();
+    o.tensorboardDir = tensorboardDir_->text().trimmed();
     return o;
 }
 
 void RunOptionsForm::setOptions(const TrainingOptions& o) {
     QSignalBlocker b1(everySteps_), b2(everyEpochs_), b3(keep_), b4(bestMetric_), b5(bestMode_), b6(device_),
-        b7(limitTrain_);
+        b7(limitTrain_), b8(tensorboardDir_);
     everySteps_->setValue(int(o.checkpointEverySteps));
     everyEpochs_->setValue(int(o.checkpointEveryEpochs));
     keep_->setValue(int(o.keep));
@@ -79,6 +100,7 @@ void RunOptionsForm::setOptions(const TrainingOptions& o) {
     bestMode_->setCurrentText(o.bestMode);
     device_->setCurrentIndex(std::max(0, device_->findData(o.device)));
     limitTrain_->setValue(int(std::min<qint64>(o.limitTrain, limitTrain_->maximum())));
+    tensorboardDir_->setText(o.tensorboardDir);
 }
 
 }  // namespace lf::ui

@@ -1,7 +1,9 @@
 #pragma once
 // The options of the next run that the project does not hold: checkpoint policy (every N steps
-// or epochs, keep N, keep the best by a metric), a quick run's limit on training images and the device, listed from the engine's
-// device API with the reason when no GPU is offered.
+// or epochs, keep N, keep the best by a metric), a quick run's limit on training images, the
+// device, listed from the engine's device API with the reason when no GPU is offered, and a
+// folder for live TensorBoard logs (off while empty). Like the other run options it is not
+// saved in the project file, which has no place for them.
 #include <QWidget>
 
 #include "training/training_types.h"
@@ -10,6 +12,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QToolButton;
 
 namespace lf::ui {
 
@@ -28,6 +31,8 @@ public:
     QComboBox* bestMode() const { return bestMode_; }
     QComboBox* device() const { return device_; }
     QSpinBox* limitTrain() const { return limitTrain_; }
+    QLineEdit* tensorboardDir() const { return tensorboardDir_; }
+    QToolButton* tensorboardBrowse() const { return tensorboardBrowse_; }
     QString gpuNote() const;
 
 Q_SIGNALS:
@@ -37,6 +42,8 @@ private:
     QSpinBox *everySteps_, *everyEpochs_, *keep_, *limitTrain_;
     QComboBox *bestMetric_, *bestMode_, *device_;
     QLabel* gpuNote_;
+    QLineEdit* tensorboardDir_;
+    QToolButton* tensorboardBrowse_;
 };
 
 }  // namespace lf::ui

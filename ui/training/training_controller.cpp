@@ -63,6 +63,7 @@ bool TrainingController::launch(const QString& resumeSpec) {
     o.best_mode = options_.bestMode.toStdString();
     o.device = options_.device.toStdString();
     o.log_every = options_.logEvery;
+    o.tensorboard_dir = options_.tensorboardDir.toStdString();
     o.write_project = false;  // the class list goes through the document (onDone)
     if (!resumeSpec.isEmpty()) o.resume = resumeSpec.toStdString();
 

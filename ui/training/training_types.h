@@ -20,6 +20,7 @@ struct TrainingOptions {
     QString bestMode = QStringLiteral("auto");  // min | max | auto
     QString device = QStringLiteral("cpu");
     qint64 limitTrain = 0;        // a quick run: only the first N training images, as --limit-train (0: all)
+    QString tensorboardDir;       // TensorBoard event files written live there, as --tensorboard DIR (empty: off)
     qint64 logEvery = 5;          // the trainer measures img/s and ETA over N steps ...
     int eventIntervalMs = 200;    // ... the progress gets one step event per interval; the charts every step
 };
