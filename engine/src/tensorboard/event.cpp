@@ -9,6 +9,18 @@ namespace {
 // TensorFlow's DataType values (tensorflow/core/framework/types.proto) a scalar can have here.
 constexpr std::uint64_t kDtFloat = 1, kDtDouble = 2;
 
+// A repeated float or double field: packed (one length-delimited field), or one value per field.
+template <class T>
+void read_repeated(wire::Reader& r, int type, int unpacked_type, const char* field, std::vector<double>& values) {
+    if (type == unpacked_type) {
+        values.push_back(double(r.fixed<T>()));
+        return;
+    }
+    r.expect(type, wire::Bytes, field);
+    wire::Reader packed(r.bytes(), field);
+    while (!packed.done()) values.push_back(double(packed.fixed<T>()));
+}
+
 // A TensorProto holding one float or double (tf.summary.scalar's); nullopt for any other tensor.
 std::optional<double> scalar_tensor(std::string_view bytes) {
     wire::Reader r(bytes, "tensor in a summary value");
@@ -29,22 +41,10 @@ std::optional<double> scalar_tensor(std::string_view bytes) {
             }
         } else if (field == 4 && type == wire::Bytes) {
             content = r.bytes();
-        } else if (field == 5) {  // float_val: packed, or one value per field
-            if (type == wire::Fixed32) {
-                values.push_back(r.fixed<float>());
-            } else {
-                r.expect(type, wire::Bytes, "float_val");
-                wire::Reader packed(r.bytes(), "float_val");
-                while (!packed.done()) values.push_back(packed.fixed<float>());
-            }
-        } else if (field == 6) {  // double_val
-            if (type == wire::Fixed64) {
-                values.push_back(r.fixed<double>());
-            } else {
-                r.expect(type, wire::Bytes, "double_val");
-                wire::Reader packed(r.bytes(), "double_val");
-                while (!packed.done()) values.push_back(packed.fixed<double>());
-            }
+        } else if (field == 5) {
+            read_repeated<float>(r, type, wire::Fixed32, "float_val", values);
+        } else if (field == 6) {
+            read_repeated<double>(r, type, wire::Fixed64, "double_val", values);
         } else {
             r.skip(type);
         }

@@ -70,19 +70,28 @@ private:
     double steps_per_epoch_ = 0;
 };
 
-EpochIndex epoch_index(const LogRun& run) {
-    std::set<std::int64_t> ends;
-    std::int64_t last_step = 0;
+// Calls f(split, name, per_epoch, points) for every tag of every part of the run.
+template <class F>
+void for_each_series(const LogRun& run, F&& f) {
     for (const auto& [part, series] : run.parts)
         for (const auto& [tag, points] : series) {
             std::string split, name;
             bool per_epoch = false;
             place(part, tag, split, name, per_epoch);
-            for (const ScalarPoint& p : points) {
-                if (per_epoch) ends.insert(p.step);
-                else if (split == "train") last_step = std::max(last_step, p.step);
-            }
+            f(split, name, per_epoch, points);
         }
+}
+
+EpochIndex epoch_index(const LogRun& run) {
+    std::set<std::int64_t> ends;
+    std::int64_t last_step = 0;
+    for_each_series(run, [&](const std::string& split, const std::string&, bool per_epoch,
+                             const std::vector<ScalarPoint>& points) {
+        for (const ScalarPoint& p : points) {
+            if (per_epoch) ends.insert(p.step);
+            else if (split == "train") last_step = std::max(last_step, p.step);
+        }
+    });
     return EpochIndex(std::vector<std::int64_t>(ends.begin(), ends.end()), last_step);
 }
 
@@ -100,22 +109,19 @@ std::vector<MetricRow> rows_from_log(const LogRun& run, std::int64_t run_id) {
     const EpochIndex epochs = epoch_index(run);
     std::vector<MetricRow> rows;
     rows.reserve(run.points());
-    for (const auto& [part, series] : run.parts)
-        for (const auto& [tag, points] : series) {
-            std::string split, name;
-            bool per_epoch = false;
-            place(part, tag, split, name, per_epoch);
-            for (const ScalarPoint& p : points) {
-                MetricRow r{run_id, p.step, 0, split, name, p.value, p.wall_time};
-                if (per_epoch) {
-                    r.epoch = epochs.epoch_ending_at(p.step);
-                    r.step = epochs.end_step(p.step);
-                } else if (split != "test") {
-                    r.epoch = epochs.epoch_of(p.step);
-                }
-                rows.push_back(std::move(r));
+    for_each_series(run, [&](const std::string& split, const std::string& name, bool per_epoch,
+                             const std::vector<ScalarPoint>& points) {
+        for (const ScalarPoint& p : points) {
+            MetricRow r{run_id, p.step, 0, split, name, p.value, p.wall_time};
+            if (per_epoch) {
+                r.epoch = epochs.epoch_ending_at(p.step);
+                r.step = epochs.end_step(p.step);
+            } else if (split != "test") {
+                r.epoch = epochs.epoch_of(p.step);
             }
+            rows.push_back(std::move(r));
         }
+    });
     return rows;
 }
 
