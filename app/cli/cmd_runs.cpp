@@ -1,5 +1,5 @@
-// layerforge-cli runs list|compare|export-csv|export-tensorboard|import-tensorboard PROJECT ...:
-// the runs recorded in PROJECT.lfruns.
+// layerforge-cli runs list|compare|export-csv|export-tensorboard|import-tensorboard|tag|untag|star|
+// unstar|note|delete PROJECT ...: the runs recorded in PROJECT.lfruns.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +10,7 @@
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_diff.h"
 #include "progress.h"
+#include "runs_edit.h"
 #include "runs_tensorboard.h"
 
 namespace lf::cli {
@@ -23,44 +24,48 @@ std::int64_t run_arg(const Args& args, std::size_t n) {
 
 namespace {
 
-// The last value of every epoch, validation and test metric: "loss", "val_loss", "test_accuracy", "lr".
-Metrics final_metrics(RunStore& store, std::int64_t run) {
-    std::map<std::string, double> last;
-    for (const MetricRow& r : store.metrics(run)) {
-        if (r.split == "epoch") last[r.name] = r.value;
-        else if (r.split == "val" || r.split == "test") last[r.split + "_" + r.name] = r.value;
-    }
-    return Metrics(last.begin(), last.end());
-}
-
-Json run_json(RunStore& store, const RunInfo& r) {
+// From the store's summaries, never the metric rows: a listing of thousands of runs stays fast.
+Json run_json(const RunSummary& s) {
+    const RunInfo& r = s.info;
     return {{"id", r.id},           {"name", r.name},         {"status", to_string(r.status)},
             {"created", r.created}, {"finished", r.finished}, {"steps", r.last_step},
             {"epochs", r.last_epoch}, {"device", r.device},   {"precision", to_string(run_precision(r))},
             {"dataset", r.dataset_fingerprint},
-            {"notes", r.notes},     {"checkpoints", store.checkpoints(r.id).size()},
-            {"final", metrics_json(final_metrics(store, r.id))}};
+            {"notes", r.notes},     {"tags", r.tags},         {"starred", r.starred},
+            {"source", r.source},   {"checkpoints", s.checkpoints},
+            {"final", metrics_json(s.final_metrics())}, {"best", metrics_json(s.best_metrics())}};
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string s;
+    for (const std::string& i : items) s += (s.empty() ? "" : ", ") + i;
+    return s;
 }
 
 int list(const Args& args, const Reporter& out, RunStore& store) {
     (void)args;
     Json all = Json::array();
-    out.line("  id  name                  status         steps  epochs  ckpts  created               final");
-    for (const RunInfo& r : store.runs()) {
-        Json j = run_json(store, r);
-        all.push_back(j);
+    out.line("  id   name                  status         steps  epochs  ckpts  created               final");
+    for (const RunSummary& s : store.run_summaries()) {
+        const RunInfo& r = s.info;
+        all.push_back(run_json(s));
+        if (out.json()) continue;
         char buf[200];
-        std::snprintf(buf, sizeof buf, "%4lld  %-20.20s  %-13s %6lld  %6lld  %5zu  %-20s  ", (long long)r.id,
-                      r.name.c_str(), to_string(r.status), (long long)r.last_step, (long long)r.last_epoch,
-                      j["checkpoints"].get<std::size_t>(), r.created.c_str());
-        out.line(buf + metrics_text(final_metrics(store, r.id)));
+        std::snprintf(buf, sizeof buf, "%4lld %s %-20.20s  %-13s %6lld  %6lld  %5lld  %-20s  ", (long long)r.id,
+                      r.starred ? "*" : " ", r.name.c_str(), to_string(r.status), (long long)r.last_step,
+                      (long long)r.last_epoch, (long long)s.checkpoints, r.created.c_str());
+        std::string line = buf + metrics_text(s.final_metrics());
+        if (!r.tags.empty()) line += "  [" + joined(r.tags) + "]";
+        if (r.imported()) line += "  imported from " + r.source;
+        out.line(line);
     }
     out.object({{"event", "runs"}, {"store", store.path()}, {"runs", all}});
     return 0;
 }
 
 int compare(const Args& args, const Reporter& out, RunStore& store) {
-    RunInfo a = store.run(run_arg(args, 2)), b = store.run(run_arg(args, 3));
+    const RunSummary sa = store.run_summary(run_arg(args, 2)), sb = store.run_summary(run_arg(args, 3));
+    const RunInfo &a = sa.info, &b = sb.info;
     out.line(std::string("precision: ") + to_string(run_precision(a)) + " (run " + std::to_string(a.id) + "), " +
              to_string(run_precision(b)) + " (run " + std::to_string(b.id) + ")");
     Json diff = Json::array();
@@ -73,7 +78,7 @@ int compare(const Args& args, const Reporter& out, RunStore& store) {
     if (diff.empty()) out.line("  (none)");
     if (a.dataset_fingerprint != b.dataset_fingerprint)
         out.line("  dataset: " + a.dataset_fingerprint + " -> " + b.dataset_fingerprint);
-    Metrics ma = final_metrics(store, a.id), mb = final_metrics(store, b.id);
+    const Metrics ma = sa.final_metrics(), mb = sb.final_metrics();
     out.line("final metrics:");
     std::map<std::string, std::pair<double, double>> both;
     for (const auto& [k, v] : ma) both[k] = {v, std::nan("")};
@@ -86,7 +91,7 @@ int compare(const Args& args, const Reporter& out, RunStore& store) {
         std::snprintf(buf, sizeof buf, "  %-16s %12.6g %12.6g", k.c_str(), v.first, v.second);
         out.line(buf);
     }
-    out.object({{"event", "compare"}, {"a", run_json(store, a)}, {"b", run_json(store, b)}, {"settings_diff", diff},
+    out.object({{"event", "compare"}, {"a", run_json(sa)}, {"b", run_json(sb)}, {"settings_diff", diff},
                 {"same_dataset", a.dataset_fingerprint == b.dataset_fingerprint}});
     return 0;
 }
@@ -144,7 +149,8 @@ int export_csv(const Args& args, const Reporter& out, RunStore& store) {
 
 int run_runs(const Args& args, const Reporter& out) {
     const std::string& sub =
-        args.require(0, "a subcommand: list, compare, export-csv, export-tensorboard or import-tensorboard");
+        args.require(0, "a subcommand: list, compare, export-csv, export-tensorboard, import-tensorboard, tag, "
+                        "untag, star, unstar, note or delete");
     const std::string& project = args.require(1, "PROJECT (a .lfproj file)");
     const bool importing = sub == "import-tensorboard";  // into a project that has no runs yet, too
     auto store = open_store(project, importing);
@@ -153,19 +159,25 @@ int run_runs(const Args& args, const Reporter& out) {
     if (sub == "export-csv") return export_csv(args, out, *store);
     if (sub == "export-tensorboard") return export_tensorboard(args, out, *store);
     if (importing) return import_tensorboard(args, out, *store);
+    if (is_run_edit(sub)) return edit_runs(sub, args, out, *store);
     throw input_error("unknown subcommand 'runs " + sub +
-                      "' (list, compare, export-csv, export-tensorboard, import-tensorboard)");
+                      "' (list, compare, export-csv, export-tensorboard, import-tensorboard, tag, untag, star, "
+                      "unstar, note, delete)");
 }
 
 }  // namespace
 
 Command runs_command() {
-    return {{"runs", "runs list|compare|export-csv|export-tensorboard|import-tensorboard PROJECT ... [options]",
-             "Lists the training runs recorded in PROJECT.lfruns; compares two runs (settings that differ\n"
-             "and final metrics); exports a run's epoch metrics as CSV like Keras' CSVLogger; writes runs as\n"
-             "TensorBoard event files, or reads a TensorBoard log folder's runs into the store.\n"
+    return {{"runs", "runs list|compare|export-csv|export-tensorboard|import-tensorboard|tag|untag|star|unstar|note|delete "
+                     "PROJECT ... [options]",
+             "Lists the training runs recorded in PROJECT.lfruns (* marks a starred run); compares two runs\n"
+             "(settings that differ and final metrics); exports a run's epoch metrics as CSV like Keras'\n"
+             "CSVLogger; writes runs as TensorBoard event files, or reads a TensorBoard log folder's runs into\n"
+             "the store; tags, stars, notes or deletes runs (a run training now cannot be deleted).\n"
              "  runs list PROJECT\n  runs compare PROJECT R1 R2\n  runs export-csv PROJECT R [--out FILE] [--per-step]\n"
-             "  runs export-tensorboard PROJECT R... --out DIR\n  runs import-tensorboard PROJECT DIR",
+             "  runs export-tensorboard PROJECT R... --out DIR\n  runs import-tensorboard PROJECT DIR\n"
+             "  runs tag|untag PROJECT R TAG...\n  runs star|unstar PROJECT R...\n  runs note PROJECT R TEXT\n"
+             "  runs delete PROJECT R...",
              {{"out", "FILE|DIR", "export-csv: write to FILE instead of standard output; export-tensorboard: the log folder"},
               {"per-step", "", "export-csv: one row per step instead of per epoch"},
               kJsonOption}},

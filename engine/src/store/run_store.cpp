@@ -7,10 +7,12 @@
 #include <ctime>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 #include "layerforge/core/error.h"
 #include "layerforge/core/file_io.h"
+#include "store/metric_summary.h"
 #include "store/run_owner.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
@@ -124,8 +126,8 @@ namespace {
 
 const char* const kRunColumns =
     "SELECT id, name, created, coalesce(finished, ''), status, graph, settings, dataset_fingerprint, device, notes, "
-    "(SELECT coalesce(max(step), 0) FROM metrics WHERE run = runs.id), "
-    "(SELECT coalesce(max(epoch), 0) FROM metrics WHERE run = runs.id), owner, starred, source, "
+    "(SELECT coalesce(max(last_step), 0) FROM metric_summary WHERE run = runs.id), "
+    "(SELECT coalesce(max(last_epoch), 0) FROM metric_summary WHERE run = runs.id), owner, starred, source, "
     "(SELECT group_concat(tag, ',') FROM (SELECT tag FROM run_tags WHERE run = runs.id ORDER BY tag)) FROM runs";
 
 std::vector<std::string> split_tags(const std::string& joined) {
@@ -197,6 +199,32 @@ const CheckpointInfo* best_of(const std::vector<CheckpointInfo>& all, const std:
 
 }  // namespace
 
+bool higher_is_better(std::string_view metric) { return metric.find("acc") != std::string_view::npos; }
+
+const MetricSummary* RunSummary::find(std::string_view split, std::string_view name) const {
+    for (const MetricSummary& m : metrics)
+        if (m.split == split && m.name == name) return &m;
+    return nullptr;
+}
+
+namespace {
+
+std::vector<std::pair<std::string, double>> epoch_level(const RunSummary& r, bool best) {
+    std::map<std::string, double> out;
+    for (const MetricSummary& m : r.metrics) {
+        if (best && m.name == "lr") continue;  // a schedule, not a result
+        const double v = best ? m.best() : m.last;
+        if (m.split == "epoch") out[m.name] = v;
+        else if (m.split == "val" || m.split == "test") out[m.split + "_" + m.name] = v;
+    }
+    return {out.begin(), out.end()};
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> RunSummary::final_metrics() const { return epoch_level(*this, false); }
+std::vector<std::pair<std::string, double>> RunSummary::best_metrics() const { return epoch_level(*this, true); }
+
 std::vector<RunInfo> RunStore::runs() {
     std::lock_guard lock(mutex_);
     Stmt s(*db_, (std::string(kRunColumns) + " ORDER BY id").c_str());
@@ -211,6 +239,34 @@ RunInfo RunStore::run(std::int64_t id) {
     s.bind(1, id);
     if (!s.step()) throw input_error(db_->path() + ": no run " + std::to_string(id) + "; see `layerforge-cli runs list`");
     return run_from(s, db_->path());
+}
+
+std::vector<RunSummary> RunStore::run_summaries() {
+    std::lock_guard lock(mutex_);
+    Transaction t(*db_, /*read=*/true);  // runs, counts and summaries from one snapshot
+    std::vector<RunSummary> out;
+    Stmt s(*db_, (std::string(kRunColumns) + " ORDER BY id").c_str());
+    while (s.step()) out.push_back({run_from(s, db_->path()), 0, {}});
+    Stmt c(*db_, "SELECT run, count(*) FROM checkpoints GROUP BY run ORDER BY run");
+    auto at = out.begin();
+    while (c.step()) {
+        at = std::lower_bound(at, out.end(), c.integer(0), [](const RunSummary& r, std::int64_t id) { return r.info.id < id; });
+        if (at != out.end() && at->info.id == c.integer(0)) at->checkpoints = c.integer(1);
+    }
+    at = out.begin();
+    for (auto& [run, m] : store_detail::read_summaries(*db_, std::nullopt)) {
+        at = std::lower_bound(at, out.end(), run, [](const RunSummary& r, std::int64_t id) { return r.info.id < id; });
+        if (at != out.end() && at->info.id == run) at->metrics.push_back(std::move(m));
+    }
+    t.commit();
+    return out;
+}
+
+RunSummary RunStore::run_summary(std::int64_t id) {
+    RunSummary r{run(id), std::int64_t(checkpoints(id).size()), {}};
+    std::lock_guard lock(mutex_);
+    for (auto& [run, m] : store_detail::read_summaries(*db_, id)) r.metrics.push_back(std::move(m));
+    return r;
 }
 
 namespace {
@@ -262,7 +318,7 @@ void RunStore::delete_run(std::int64_t run) {
     if (running && store_detail::owner_state(owner) == store_detail::OwnerState::Unknown && !owner.empty())
         throw input_error(what + " is recorded as training on another machine (" + owner +
                           "); stop it there before deleting it");
-    for (const char* table : {"run_tags", "checkpoints", "metrics"})
+    for (const char* table : {"run_tags", "checkpoints", "metric_levels", "metric_summary", "metrics"})
         Stmt(*db_, (std::string("DELETE FROM ") + table + " WHERE run = ?").c_str()).bind(1, run).run();
     Stmt(*db_, "DELETE FROM runs WHERE id = ?").bind(1, run).run();
     t.commit();
@@ -280,6 +336,7 @@ void RunStore::append_metrics(const std::vector<MetricRow>& rows) {
         else s.bind_null(6);
         s.bind(7, r.wall_time).run();
     }
+    store_detail::add_to_summaries(*db_, rows);
     t.commit();
 }
 
@@ -297,7 +354,27 @@ std::vector<MetricRow> RunStore::metrics(std::int64_t run, const std::string& sp
 
 void RunStore::delete_metrics_after(std::int64_t run, std::int64_t step) {
     std::lock_guard lock(mutex_);
+    Transaction t(*db_);
     Stmt(*db_, "DELETE FROM metrics WHERE run = ? AND step > ?").bind(1, run).bind(2, step).run();
+    if (sqlite3_changes(db_->handle()) > 0) store_detail::rebuild_summaries(*db_, run);
+    t.commit();
+}
+
+std::vector<MetricRow> RunStore::metrics_between(std::int64_t run, const std::string& split, const std::string& name,
+                                                 std::int64_t first_step, std::int64_t last_step) {
+    std::lock_guard lock(mutex_);
+    Stmt s(*db_, "SELECT step, epoch, value, wall_time FROM metrics WHERE run = ?1 AND step BETWEEN ?2 AND ?3 "
+                 "AND split = ?4 AND name = ?5 ORDER BY step, rowid");
+    s.bind(1, run).bind(2, first_step).bind(3, last_step).bind(4, split).bind(5, name);
+    std::vector<MetricRow> out;
+    while (s.step())
+        out.push_back({run, s.integer(0), s.integer(1), split, name, s.is_null(2) ? std::nan("") : s.real(2), s.real(3)});
+    return out;
+}
+
+std::vector<MetricLevel> RunStore::metric_levels(std::int64_t run, const std::string& split, const std::string& name) {
+    std::lock_guard lock(mutex_);
+    return store_detail::read_levels(*db_, run, split, name);
 }
 
 std::int64_t RunStore::save_checkpoint(std::int64_t run, std::int64_t step, std::int64_t epoch,
@@ -361,7 +438,7 @@ CheckpointInfo RunStore::resolve(const std::string& spec, std::optional<std::int
             for (const auto& c : all) has_val = has_val || !std::isnan(metric_of(c, "val_loss"));
             metric = has_val ? "val_loss" : "loss";
         }
-        if (mode.empty()) mode = metric.find("acc") != std::string::npos ? "max" : "min";
+        if (mode.empty()) mode = higher_is_better(metric) ? "max" : "min";
         if (mode != "min" && mode != "max") throw input_error("checkpoint '" + spec + "': the mode must be min or max");
         if (const CheckpointInfo* b = best_of(all, metric, mode == "max")) return *b;
         throw input_error("no checkpoint" + where + " reports " + metric);

@@ -6,6 +6,7 @@
 
 #include "layerforge/core/error.h"
 #include "layerforge/store/run_store.h"
+#include "store/metric_summary.h"
 
 namespace lf::store_detail {
 
@@ -65,6 +66,32 @@ CREATE TABLE run_tags(
   PRIMARY KEY(run, tag)) WITHOUT ROWID;
 CREATE INDEX run_tags_by_tag ON run_tags(tag);
 )sql",
+    // 5: per-metric summaries and min/max levels per kMetricLevelSteps steps (store/metric_summary.h),
+    // filled from the rows already there, so a listing of thousands of runs reads no metric rows.
+    R"sql(
+CREATE TABLE metric_summary(
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  split TEXT NOT NULL,
+  name TEXT NOT NULL,
+  last_step INTEGER NOT NULL,
+  last_epoch INTEGER NOT NULL,
+  last_value REAL,
+  min_value REAL,
+  max_value REAL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY(run, split, name)) WITHOUT ROWID;
+CREATE TABLE metric_levels(
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  split TEXT NOT NULL,
+  name TEXT NOT NULL,
+  bucket INTEGER NOT NULL,
+  min_step INTEGER,
+  min_value REAL,
+  max_step INTEGER,
+  max_value REAL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY(run, split, name, bucket)) WITHOUT ROWID;
+)sql",
 };
 static_assert(std::size(kMigrations) == kRunStoreVersion);
 
@@ -120,6 +147,7 @@ void migrate(Db& db) {
         Transaction t(db);
         if (user_version(db) == v) {  // another process may have migrated meanwhile
             db.exec(kMigrations[v]);
+            if (v + 1 == 5) rebuild_summaries(db, std::nullopt);  // the rows recorded before summaries
             db.exec("PRAGMA user_version=" + std::to_string(v + 1));
         }
         t.commit();

@@ -171,7 +171,7 @@ std::string Stmt::blob(int col) const {
     return p ? std::string(static_cast<const char*>(p), std::size_t(sqlite3_column_bytes(s_, col))) : std::string();
 }
 
-Transaction::Transaction(Db& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Db& db, bool read) : db_(db) { db_.exec(read ? "BEGIN" : "BEGIN IMMEDIATE"); }
 
 Transaction::~Transaction() {
     if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);

@@ -62,10 +62,11 @@ private:
     sqlite3_stmt* s_ = nullptr;
 };
 
-// BEGIN IMMEDIATE ... COMMIT; rolls back when destroyed without commit().
+// BEGIN IMMEDIATE ... COMMIT; rolls back when destroyed without commit(). A `read` transaction
+// is a plain BEGIN: several reads see one snapshot without taking the write lock.
 class Transaction {
 public:
-    explicit Transaction(Db& db);
+    explicit Transaction(Db& db, bool read = false);
     ~Transaction();
     void commit();
 

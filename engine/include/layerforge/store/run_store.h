@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "layerforge/core/precision.h"
@@ -24,7 +25,7 @@ namespace store_detail {
 class Db;
 }
 
-inline constexpr int kRunStoreVersion = 4;  // PRAGMA user_version of a current store
+inline constexpr int kRunStoreVersion = 5;  // PRAGMA user_version of a current store
 
 struct RunInfo {
     std::int64_t id = 0;
@@ -47,6 +48,40 @@ struct MetricRow {
     std::string name;   // "loss", "accuracy", "lr", ...
     double value = 0;
     double wall_time = 0;  // seconds since the Unix epoch
+};
+
+// Whether the best value of a metric is its largest (accuracies) rather than its smallest
+// (losses, errors): the rule Keras' mode "auto" applies.
+bool higher_is_better(std::string_view metric);
+
+// One metric of one run over all its rows, kept up to date as rows are appended, so a listing
+// never reads metric rows.
+struct MetricSummary {
+    std::string split, name;
+    std::int64_t last_step = 0, last_epoch = 0, count = 0;  // the largest step and epoch; rows
+    double last = 0;          // the value of the last row (largest step; NaN when not finite)
+    double min = 0, max = 0;  // over the finite values; NaN when there are none
+    double best() const { return higher_is_better(name) ? max : min; }
+};
+
+// The smallest and largest value of one metric over kMetricLevelSteps consecutive steps, and the
+// steps they fell on: what a zoomed-out chart draws instead of every row.
+inline constexpr std::int64_t kMetricLevelSteps = 1000;
+struct MetricLevel {
+    std::int64_t bucket = 0;  // steps [bucket * kMetricLevelSteps, (bucket + 1) * kMetricLevelSteps)
+    std::int64_t min_step = 0, max_step = 0, count = 0;
+    double min = 0, max = 0;  // NaN when the bucket has no finite value
+};
+
+struct RunSummary {
+    RunInfo info;
+    std::int64_t checkpoints = 0;
+    std::vector<MetricSummary> metrics;  // sorted by split, then name
+    const MetricSummary* find(std::string_view split, std::string_view name) const;  // nullptr if none
+    // The epoch-level metrics under their Keras names ("loss", "val_loss", "test_accuracy", "lr"
+    // from the "epoch", "val" and "test" splits), sorted by name: each one's last value, or its best.
+    std::vector<std::pair<std::string, double>> final_metrics() const;
+    std::vector<std::pair<std::string, double>> best_metrics() const;
 };
 
 struct CheckpointInfo {
@@ -84,6 +119,10 @@ public:
     void set_status(std::int64_t run, RunStatus status);
     std::vector<RunInfo> runs();
     RunInfo run(std::int64_t id);  // throws lf::Error (Input) for an unknown id
+    // Every run with its checkpoint count and metric summaries, in id order, read in one
+    // snapshot from the summary table (never from the metric rows): fast for thousands of runs.
+    std::vector<RunSummary> run_summaries();
+    RunSummary run_summary(std::int64_t id);  // throws lf::Error (Input) for an unknown id
     // Replaces the run's tags. A tag is non-empty text without line breaks or commas, at most
     // 100 characters; throws lf::Error (Input) naming the tag otherwise, or for an unknown run.
     void set_tags(std::int64_t run, const std::vector<std::string>& tags);
@@ -93,8 +132,14 @@ public:
     // lf::Error (Input) for an unknown run, or one that a live process is training now.
     void delete_run(std::int64_t run);
 
-    void append_metrics(const std::vector<MetricRow>& rows);  // one transaction
+    // One transaction, which also brings the runs' summaries and levels up to date.
+    void append_metrics(const std::vector<MetricRow>& rows);
     std::vector<MetricRow> metrics(std::int64_t run, const std::string& split = "");
+    // One metric's rows with first_step <= step <= last_step, in step order (a zoomed-in chart).
+    std::vector<MetricRow> metrics_between(std::int64_t run, const std::string& split, const std::string& name,
+                                           std::int64_t first_step, std::int64_t last_step);
+    // One metric's pre-aggregated levels in bucket order (a zoomed-out chart).
+    std::vector<MetricLevel> metric_levels(std::int64_t run, const std::string& split, const std::string& name);
     // A resumed run drops what an interrupted one logged past its checkpoint.
     void delete_metrics_after(std::int64_t run, std::int64_t step);
 

@@ -1,0 +1,12 @@
+#pragma once
+// runs tag|untag|star|unstar|note|delete (cmd_runs.cpp dispatches to them): the explorer's edits
+// from the command line.
+#include "command.h"
+
+namespace lf::cli {
+
+// True for the subcommands below.
+bool is_run_edit(const std::string& sub);
+int edit_runs(const std::string& sub, const Args& args, const Reporter& out, RunStore& store);
+
+}  // namespace lf::cli
