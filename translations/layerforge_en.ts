@@ -93,6 +93,23 @@
     </message>
 </context>
 <context>
+    <name>lf::ui::RunsExplorer</name>
+    <message numerus="yes">
+        <source>Tags to add to %n run(s), separated by commas:</source>
+        <translation>
+            <numerusform>Tags to add to %n run, separated by commas:</numerusform>
+            <numerusform>Tags to add to %n runs, separated by commas:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) with their curves and checkpoints from the run store? This cannot be undone.</source>
+        <translation>
+            <numerusform>Delete %n run with its curves and checkpoints from the run store? This cannot be undone.</numerusform>
+            <numerusform>Delete %n runs with their curves and checkpoints from the run store? This cannot be undone.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::SettingsDiffView</name>
     <message numerus="yes">
         <source>%n setting(s) differ between run %1 and run %2.</source>

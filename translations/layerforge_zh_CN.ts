@@ -60,6 +60,17 @@
     </message>
 </context>
 <context>
+    <name>HyperparameterData</name>
+    <message>
+        <source>%1 (best)</source>
+        <translation>%1（最佳）</translation>
+    </message>
+    <message>
+        <source>%1 (final)</source>
+        <translation>%1（最终）</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System (%1)</source>
@@ -1001,6 +1012,17 @@ Overwrite them?</source>
     </message>
 </context>
 <context>
+    <name>lf::ui::HyperparameterScatter</name>
+    <message>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::Inspector</name>
     <message>
         <source>The layer&apos;s name, unique in the model; weights are saved under it</source>
@@ -1560,6 +1582,10 @@ Overwrite them?</source>
         <source>Importing TensorBoard logs from %1…</source>
         <translation>正在从 %1 导入 TensorBoard 日志…</translation>
     </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::MemoryBar</name>
@@ -1711,6 +1737,13 @@ Overwrite them?</source>
     </message>
 </context>
 <context>
+    <name>lf::ui::ParallelCoordinates</name>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::ParamEditor</name>
     <message>
         <source>&quot;%1&quot; is not a number</source>
@@ -1828,6 +1861,145 @@ Overwrite them?</source>
     <message>
         <source>TensorBoard logs</source>
         <translation>TensorBoard 日志</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::RunOverlay</name>
+    <message>
+        <source>%1 (epoch)</source>
+        <translation>%1（轮次）</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::RunTableModel</name>
+    <message>
+        <source>Starred</source>
+        <translation>已加星标</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>%1 (final)</source>
+        <translation>%1（最终）</translation>
+    </message>
+    <message>
+        <source>%1 (best)</source>
+        <translation>%1（最佳）</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>%1 (imported)</source>
+        <translation>%1（已导入）</translation>
+    </message>
+    <message>
+        <source>Imported from %1</source>
+        <translation>导入自 %1</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::RunsExplorer</name>
+    <message>
+        <source>Filter by name, tag, note, status…</source>
+        <translation>按名称、标签、备注、状态筛选…</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation>平行坐标</translation>
+    </message>
+    <message>
+        <source>Scatter</source>
+        <translation>散点图</translation>
+    </message>
+    <message>
+        <source>Cannot read the run store %1: %2
+The runs are not shown; restore the file from a backup or move it away to start a new store.</source>
+        <translation>无法读取运行存储 %1：%2
+运行未显示；请从备份恢复该文件，或将其移走以新建存储。</translation>
+    </message>
+    <message>
+        <source>No runs yet in %1. Train the model and its runs appear here.</source>
+        <translation>%1 中还没有运行。训练模型后，其运行会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Unstar</source>
+        <translation>取消星标</translation>
+    </message>
+    <message>
+        <source>Star</source>
+        <translation>加星标</translation>
+    </message>
+    <message>
+        <source>Mark the selected runs (or unmark them when all are starred)</source>
+        <translation>为所选运行加星标（全部已加星标时则取消）</translation>
+    </message>
+    <message>
+        <source>Tag…</source>
+        <translation>标签…</translation>
+    </message>
+    <message>
+        <source>Add tags to the selected runs</source>
+        <translation>为所选运行添加标签</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Tag runs</source>
+        <translation>为运行添加标签</translation>
+    </message>
+    <message numerus="yes">
+        <source>Tags to add to %n run(s), separated by commas:</source>
+        <translation>
+            <numerusform>要添加到 %n 个运行的标签，用逗号分隔：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2) is training now; stop it before deleting it.</source>
+        <translation>运行 %1（%2）正在训练；请先停止再删除。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) with their curves and checkpoints from the run store? This cannot be undone.</source>
+        <translation>
+            <numerusform>从运行存储中删除 %n 个运行及其曲线和检查点？此操作无法撤销。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -33,6 +33,14 @@ QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 5) 
 
 }  // namespace
 
+QColor paletteColor(int i) {
+    static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                    QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+                                    QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
+                                    QColor(23, 190, 207)};
+    return colors[i % int(std::size(colors))];
+}
+
 QString xAxisTitle(XAxisMode mode) {
     switch (mode) {
     case XAxisMode::Step: return MetricPlot::tr("step");

@@ -46,6 +46,7 @@ struct PlotView {
 };
 
 QString xAxisTitle(XAxisMode mode);
+QColor paletteColor(int i);  // the curves' colours, one per index (repeating after ten)
 
 class MetricPlot : public QWidget {
     Q_OBJECT

@@ -34,15 +34,6 @@ QString familyOf(const std::string& series) {
 
 bool isValidation(const std::string& series) { return series.rfind(kValPrefix, 0) == 0; }
 
-// The live run takes the first two colours (training, validation); overlays one colour each.
-QColor paletteColor(int i) {
-    static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                    QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                                    QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
-                                    QColor(23, 190, 207)};
-    return colors[i % int(std::size(colors))];
-}
-
 }  // namespace
 
 CurveSeries& TrainingCharts::RunCurves::curve(const std::string& name, double smoothing) {
@@ -251,6 +242,7 @@ std::vector<PlotCurve> TrainingCharts::curvesOf(const QString& family) const {
             c.key = keyPrefix + QString::fromStdString(name);
             c.label = run.label + QString::fromStdString(name);
             c.series = series;
+            // The live run takes the first two colours (training, validation); overlays one each.
             c.color = paletteColor(overlay ? run.color : int(val));
             c.markers = val;
             c.pen = !overlay ? Qt::SolidLine : val ? Qt::DotLine : Qt::DashLine;

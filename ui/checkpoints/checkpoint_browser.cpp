@@ -11,7 +11,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -19,8 +18,8 @@
 #include "checkpoints/checkpoint_table_model.h"
 #include "checkpoints/compare_chart.h"
 #include "checkpoints/settings_diff_view.h"
+#include "checkpoints/store_refresher.h"
 #include "checkpoints/store_snapshot.h"
-#include "document/project_document.h"
 #include "session/background_task.h"
 #include "session/studio_session.h"
 
@@ -37,7 +36,11 @@ CheckpointBrowser::CheckpointBrowser(StudioSession* session, QWidget* parent)
       details_(new QTabWidget),
       chart_(new CompareChart),
       diff_(new SettingsDiffView),
-      poll_(new QTimer(this)) {
+      refresher_(new StoreRefresher(this, session, [this](const QString& path) {
+          runInBackground(this, [path] { return readStoreSnapshot(path); }, [this](StoreSnapshot s) {
+              if (refresher_->readDone()) applySnapshot(std::move(s));
+          });
+      })) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(CheckpointTableModel::SortRole);
     proxy_->setFilterKeyColumn(-1);
@@ -78,14 +81,10 @@ CheckpointBrowser::CheckpointBrowser(StudioSession* session, QWidget* parent)
     connect(filter_, &QLineEdit::textChanged, this, &CheckpointBrowser::setFilter);
     connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CheckpointBrowser::updateActions);
     connect(view_, &QTableView::doubleClicked, this, [this] { restore_->trigger(); });
-    connect(session_, &StudioSession::storeChanged, this, &CheckpointBrowser::refresh);
-    connect(session_->document(), &ProjectDocument::fileNameChanged, this, &CheckpointBrowser::refresh);  // another store
     connect(session_, &StudioSession::projectSwitched, this, [this] {
         chart_->setCheckpoints({});  // the previous project's comparison
         refresh();
     });
-    poll_->setInterval(2000);
-    connect(poll_, &QTimer::timeout, this, &CheckpointBrowser::refreshIfChanged);
     updateActions();
     refresh();
 }
@@ -95,42 +94,9 @@ void CheckpointBrowser::setFilter(const QString& text) {
     proxy_->setFilterFixedString(text);
 }
 
-void CheckpointBrowser::setRefreshInterval(int ms) { poll_->setInterval(ms); }
-
-void CheckpointBrowser::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    poll_->start();
-    refreshIfChanged();
-}
-
-void CheckpointBrowser::hideEvent(QHideEvent* event) {
-    QWidget::hideEvent(event);
-    poll_->stop();
-}
-
-void CheckpointBrowser::refreshIfChanged() {
-    if (storeSignature(session_->storePath()) != signature_) refresh();
-}
-
-void CheckpointBrowser::refresh() {
-    if (reading_) {  // one read at a time; the newest request wins
-        readAgain_ = true;
-        return;
-    }
-    reading_ = true;
-    const QString path = session_->storePath();
-    signature_ = storeSignature(path);  // before reading: a write during the read triggers another
-    runInBackground(this, [path] { return readStoreSnapshot(path); },
-                    [this](StoreSnapshot s) {
-                        reading_ = false;
-                        if (readAgain_) {
-                            readAgain_ = false;
-                            refresh();
-                            return;
-                        }
-                        applySnapshot(std::move(s));
-                    });
-}
+void CheckpointBrowser::setRefreshInterval(int ms) { refresher_->setInterval(ms); }
+void CheckpointBrowser::refreshIfChanged() { refresher_->refreshIfChanged(); }
+void CheckpointBrowser::refresh() { refresher_->refresh(); }
 
 void CheckpointBrowser::applySnapshot(StoreSnapshot snapshot) {
     const QList<qint64> selected = selectedCheckpoints();

@@ -14,13 +14,13 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
-class QTimer;
 
 namespace lf::ui {
 
 class CheckpointTableModel;
 class CompareChart;
 class SettingsDiffView;
+class StoreRefresher;
 class StudioSession;
 struct StoreSnapshot;
 
@@ -62,10 +62,6 @@ Q_SIGNALS:
     void refreshed();
     void failed(const QString& message);  // also shown in the banner
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void hideEvent(QHideEvent* event) override;
-
 private:
     void createActions();
     void applySnapshot(StoreSnapshot snapshot);
@@ -83,15 +79,13 @@ private:
     QTabWidget* details_;
     CompareChart* chart_;
     SettingsDiffView* diff_;
-    QTimer* poll_;
+    StoreRefresher* refresher_;
     QAction* restore_ = nullptr;
     QAction* resume_ = nullptr;
     QAction* pin_ = nullptr;
     QAction* delete_ = nullptr;
     QAction* export_ = nullptr;
     QAction* compare_ = nullptr;
-    QString signature_;
-    bool reading_ = false, readAgain_ = false;
     bool bannerIsStoreState_ = false;  // the banner tells the store's state, not an action's outcome
 };
 

@@ -8,6 +8,7 @@
 #include "dataset/dataset_panel.h"
 #include "document/project_document.h"
 #include "evaluation/evaluation_view.h"
+#include "explorer/runs_explorer.h"
 #include "export/export_dialog.h"
 #include "mainwindow/main_window.h"
 #include "profile/layer_profile_view.h"
@@ -36,6 +37,7 @@ void MainWindow::createWorkspaces() {
     });
     connect(checkpoints, &CheckpointBrowser::exportRequested, this,
             [this](qint64 id) { showExportDialog(this, session_, std::int64_t(id)); });
+    addWorkspace(new RunsExplorer(session_), tr("Runs"));
 
     auto* evaluation = new EvaluationView(session_);
     evaluation->acceptImageDropsOn(this);  // an image file dropped on the window is predicted

@@ -5,21 +5,41 @@
 
 namespace lf {
 
-std::vector<SettingDifference> settings_diff(const RunInfo& a, const RunInfo& b) {
+FlatSettings flat_settings(const RunInfo& r) {
     using Json = nlohmann::json;
-    auto flat = [](const RunInfo& r) {
-        Json j = {{"model", Json::parse(r.graph, nullptr, false)}, {"settings", Json::parse(r.settings, nullptr, false)}};
-        return j.flatten();
-    };
-    const Json fa = flat(a), fb = flat(b);
+    const Json j = Json{{"model", Json::parse(r.graph, nullptr, false)},
+                        {"settings", Json::parse(r.settings, nullptr, false)}}.flatten();
+    FlatSettings out;
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key().find("/position") == std::string::npos) out.emplace(it.key(), it.value().dump());
+    return out;
+}
+
+std::vector<std::string> differing_settings(const std::vector<FlatSettings>& runs) {
     std::set<std::string> keys;
-    for (auto it = fa.begin(); it != fa.end(); ++it) keys.insert(it.key());
-    for (auto it = fb.begin(); it != fb.end(); ++it) keys.insert(it.key());
-    std::vector<SettingDifference> out;
+    for (const FlatSettings& r : runs)
+        for (const auto& kv : r) keys.insert(kv.first);
+    std::vector<std::string> out;
     for (const std::string& k : keys) {
-        const Json va = fa.contains(k) ? fa[k] : Json(), vb = fb.contains(k) ? fb[k] : Json();
-        if (va == vb || k.find("/position") != std::string::npos) continue;
-        out.push_back({k, va.is_null() ? std::string() : va.dump(), vb.is_null() ? std::string() : vb.dump()});
+        const std::string* first = nullptr;
+        bool differs = false;
+        for (std::size_t i = 0; i < runs.size() && !differs; ++i) {
+            const auto it = runs[i].find(k);
+            const std::string* v = it == runs[i].end() ? nullptr : &it->second;
+            if (i == 0) first = v;
+            else differs = (v == nullptr) != (first == nullptr) || (v && *v != *first);
+        }
+        if (differs) out.push_back(k);
+    }
+    return out;
+}
+
+std::vector<SettingDifference> settings_diff(const RunInfo& a, const RunInfo& b) {
+    const FlatSettings fa = flat_settings(a), fb = flat_settings(b);
+    std::vector<SettingDifference> out;
+    for (const std::string& k : differing_settings({fa, fb})) {
+        const auto ia = fa.find(k), ib = fb.find(k);
+        out.push_back({k, ia == fa.end() ? std::string() : ia->second, ib == fb.end() ? std::string() : ib->second});
     }
     return out;
 }
