@@ -45,7 +45,7 @@ Command checkpoints_command() {
              "Lists the checkpoints in PROJECT.lfruns (all runs, or run R); pins a checkpoint so that\n"
              "retention never deletes it, or unpins it. CHECKPOINT: id, ckpt-STEP, latest, best[:METRIC[:min|max]].",
              {{"run", "R", "only run R"}, kJsonOption}},
-            run_checkpoints};
+            run_checkpoints, false};
 }
 
 }  // namespace lf::cli

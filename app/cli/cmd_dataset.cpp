@@ -98,7 +98,7 @@ Command dataset_command() {
                    {"limit-test", "N", "import-idx: only the first N test images"},
                    {"workers", "N", "threads (default: all cores)"},
                    kJsonOption}};
-    return {s, run_dataset};
+    return {s, run_dataset, false};
 }
 
 }  // namespace lf::cli

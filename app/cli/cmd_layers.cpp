@@ -60,7 +60,7 @@ int run_layers(const Args&, const Reporter& out) {
 Command layers_command() {
     return {{"layers", "layers [--json]", "Lists every layer type with its parameters (name, type, default, range, help).",
              {kJsonOption}},
-            run_layers};
+            run_layers, false};
 }
 
 }  // namespace lf::cli

@@ -42,7 +42,7 @@ Command plugins_command() {
     return {{"plugins", "plugins [--json] [--plugin-dir DIR]",
              "Lists the loaded plugins and the layers, losses and metrics each added, and the refused ones.",
              {kJsonOption}},
-            run_plugins};
+            run_plugins, false};
 }
 
 }  // namespace lf::cli

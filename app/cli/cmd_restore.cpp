@@ -38,7 +38,7 @@ Command restore_command() {
                    {"run", "R", "look ckpt-STEP, latest or best up in run R"},
                    {"weights-out", "PATH", "where to write the weights (default PROJECT.weights.safetensors)"},
                    kJsonOption}};
-    return {s, run_restore};
+    return {s, run_restore, false};
 }
 
 }  // namespace lf::cli

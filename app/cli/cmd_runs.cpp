@@ -181,7 +181,7 @@ Command runs_command() {
              {{"out", "FILE|DIR", "export-csv: write to FILE instead of standard output; export-tensorboard: the log folder"},
               {"per-step", "", "export-csv: one row per step instead of per epoch"},
               kJsonOption}},
-            run_runs};
+            run_runs, false};
 }
 
 }  // namespace lf::cli

@@ -31,6 +31,9 @@ private:
 struct Command {
     CommandSpec spec;
     int (*run)(const Args& args, const Reporter& out);
+    // False for bookkeeping commands that never run a kernel: they skip the restart that sets
+    // OMP_WAIT_POLICY (app/common/openmp_policy.h), which doubles a short command's start-up.
+    bool runs_kernels = true;
 };
 
 const std::vector<Command>& commands();

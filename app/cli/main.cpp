@@ -53,7 +53,6 @@ void load_plugins(const std::vector<std::string>& dirs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    lf::app::ensure_passive_openmp(argv);
     std::vector<std::string> rest(argv + 1, argv + argc);
     std::vector<std::string> plugin_dirs;
     try {
@@ -77,6 +76,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "layerforge-cli: unknown command '%s'; run layerforge-cli --help\n", rest[0].c_str());
         return 2;
     }
+    if (cmd->runs_kernels) lf::app::ensure_passive_openmp(argv);
     rest.erase(rest.begin());
     load_plugins(plugin_dirs);
     bool json = false;

@@ -33,7 +33,7 @@ private Q_SLOTS:
     void executables_data() {
         QTest::addColumn<QString>("program");
         QTest::addColumn<QStringList>("args");
-        QTest::newRow("layerforge-cli") << qEnvironmentVariable("LF_CLI") << QStringList{"--version"};
+        QTest::newRow("layerforge-cli train") << qEnvironmentVariable("LF_CLI") << QStringList{"train", "--help"};
         QTest::newRow("layerforge") << qEnvironmentVariable("LF_STUDIO") << QStringList{"-platform", "offscreen", "--help"};
     }
 
@@ -46,6 +46,15 @@ private Q_SLOTS:
         QCOMPARE(lastSetting(program, args, "", "GOMP_SPINCOUNT"), QString("0"));
         // The user's choice stands.
         QCOMPARE(lastSetting(program, args, "active", "OMP_WAIT_POLICY"), QString("ACTIVE"));
+    }
+
+    // Bookkeeping commands run no kernel, so they start once with libgomp's defaults (its spin
+    // count; OMP_DISPLAY_ENV prints the unset policy as PASSIVE too, so that says nothing).
+    void bookkeepingCommandsStartOnce() {
+        const QString cli = qEnvironmentVariable("LF_CLI");
+        for (const QStringList& args : {QStringList{"layers", "--json"}, QStringList{"runs", "--help"}}) {
+            QCOMPARE(lastSetting(cli, args, "", "GOMP_SPINCOUNT"), QString("300000"));
+        }
     }
 };
 
