@@ -50,6 +50,7 @@ Command dataset_command();
 Command predict_command();
 Command export_command();
 Command import_command();
+Command sweep_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};

@@ -23,7 +23,7 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> all = {train_command(),   evaluate_command(),    predict_command(),
                                              dataset_command(), runs_command(),        checkpoints_command(),
                                              restore_command(), export_command(), import_command(),      info_command(),
-                                             layers_command(),  plugins_command()};
+                                             layers_command(),  plugins_command(), sweep_command()};
     return all;
 }
 

@@ -127,7 +127,7 @@ PRAGMA user_version=1;)");
         QCOMPARE(all[1].notes, std::string("from the tutorial"));
         store.set_tags(b, {});
         QCOMPARE(store.run(b).tags, std::vector<std::string>{});
-        for (const std::string bad : {std::string(), std::string("a,b"), std::string("line\nbreak"), std::string(101, 'x')})
+        for (const std::string& bad : {std::string(), std::string("a,b"), std::string("line\nbreak"), std::string(101, 'x')})
             QVERIFY_THROWS_EXCEPTION(lf::Error, store.set_tags(a, {bad}));
         QCOMPARE(store.run(a).tags.size(), std::size_t(2));  // a refused edit changes nothing
         QVERIFY_THROWS_EXCEPTION(lf::Error, store.set_starred(99, true));

@@ -264,6 +264,7 @@ SessionResult TrainingSession::run() {
         r.dataset_fingerprint = fingerprint(*data);
         r.device = o.device;
         r.notes = o.notes;
+        r.tags = o.tags;
         result.run = store.create_run(r);
         out.on_line("run " + std::to_string(result.run) + " recorded in " + store.path());
         out.on_run_created(result.run, store.path());

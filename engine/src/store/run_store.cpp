@@ -320,6 +320,8 @@ void RunStore::delete_run(std::int64_t run) {
                           "); stop it there before deleting it");
     for (const char* table : {"run_tags", "checkpoints", "metric_levels", "metric_summary", "metrics"})
         Stmt(*db_, (std::string("DELETE FROM ") + table + " WHERE run = ?").c_str()).bind(1, run).run();
+    // A sweep's trial keeps its settings and result, without the run.
+    Stmt(*db_, "UPDATE sweep_trials SET run = NULL WHERE run = ?").bind(1, run).run();
     Stmt(*db_, "DELETE FROM runs WHERE id = ?").bind(1, run).run();
     t.commit();
     db_->compact();

@@ -92,6 +92,23 @@ CREATE TABLE metric_levels(
   count INTEGER NOT NULL,
   PRIMARY KEY(run, split, name, bucket)) WITHOUT ROWID;
 )sql",
+    // 6: sweeps and their trials, so a sweep interrupted by a crash continues where it was.
+    R"sql(
+CREATE TABLE sweeps(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created TEXT NOT NULL,
+  spec TEXT NOT NULL);
+CREATE TABLE sweep_trials(
+  sweep INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+  trial INTEGER NOT NULL,
+  settings TEXT NOT NULL,
+  run INTEGER,
+  status TEXT NOT NULL DEFAULT 'pending',
+  objective REAL,
+  curve TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY(sweep, trial));
+)sql",
 };
 static_assert(std::size(kMigrations) == kRunStoreVersion);
 

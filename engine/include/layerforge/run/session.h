@@ -40,6 +40,7 @@ struct SessionOptions {
     std::optional<std::int64_t> resume_run;  // look the checkpoint up in this run
     std::string run_name;  // empty: the project's name
     std::string notes;
+    std::vector<std::string> tags;  // stored with a new run (a sweep's trials: "sweep:NAME")
     std::string device = "cpu";
     // --precision: overrides training.precision for a new run. A resumed run keeps the policy it
     // was recorded with (run_precision); naming another one is refused.

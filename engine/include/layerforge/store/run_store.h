@@ -25,7 +25,7 @@ namespace store_detail {
 class Db;
 }
 
-inline constexpr int kRunStoreVersion = 5;  // PRAGMA user_version of a current store
+inline constexpr int kRunStoreVersion = 6;  // PRAGMA user_version of a current store
 
 struct RunInfo {
     std::int64_t id = 0;
@@ -101,6 +101,23 @@ struct RetentionPolicy {
     bool maximize = false;         // mode "max"
 };
 
+// A trial of a sweep (sweep/sweep_runner.h): its settings and, once trained, its run.
+struct SweepTrial {
+    std::int64_t index = 0;    // 0-based, in the order the sweep expanded them
+    std::string settings;      // JSON object: {"learning_rate": 0.001, "batch_size": 32}
+    std::int64_t run = 0;      // 0 before it starts (or after its run was deleted)
+    std::string status = "pending";  // pending, running, finished, pruned (stopped early), failed
+    double objective = 0;      // its best objective value; NaN when it has none
+    std::string curve = "[]";  // JSON array: the objective after each epoch
+};
+
+struct SweepInfo {
+    std::int64_t id = 0;
+    std::string name, created;
+    std::string spec;  // JSON: how the trials were made and what ranks them
+    std::vector<SweepTrial> trials;
+};
+
 class RunStore {
 public:
     // Opens or creates the store and migrates an older schema. Throws lf::Error naming the file:
@@ -157,6 +174,13 @@ public:
     // Removes one checkpoint. Throws lf::Error (Input) for an unknown id or a pinned checkpoint
     // (unpin it first): pinned ones are never removed.
     void delete_checkpoint(std::int64_t id);
+
+    // A new sweep with its trials, all pending. Throws lf::Error (Input) when the name is taken.
+    std::int64_t create_sweep(const std::string& name, const std::string& spec, const std::vector<std::string>& trial_settings);
+    std::optional<SweepInfo> sweep(const std::string& name);
+    std::vector<SweepInfo> sweeps();
+    // Writes the trial's run, status, objective and curve.
+    void update_trial(std::int64_t sweep, const SweepTrial& t);
 
     std::string integrity_check();  // "ok" or SQLite's report
 

@@ -1,0 +1,46 @@
+#pragma once
+// Runs a sweep's trials one after another, each a normal training run of the project tagged
+// "sweep:NAME", recording the sweep and every trial's result in the run store as it goes, so a
+// sweep interrupted by a crash continues with the trials it still owes.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layerforge/run/session.h"
+#include "layerforge/sweep/sweep.h"
+
+namespace lf {
+
+struct SweepOptions {
+    std::string name;         // letters, digits, '.', '_' and '-'
+    std::string metric;       // the objective, as the epoch reports it: val_loss, val_accuracy, loss, ...
+    std::string mode = "auto";  // min | max | auto (max for accuracies)
+    std::optional<MedianStop> median_stop;
+    std::string spec = "{}";  // JSON stored with a new sweep: how its trials were made
+    SessionOptions session;   // every trial's; the sweep sets its run name, tags and weights path
+};
+
+// What happens around the trials, besides each trial's own session events.
+class SweepListener : public SessionListener {
+public:
+    virtual void on_sweep(const SweepInfo& /*s*/, bool /*continued*/) {}
+    virtual void on_trial_started(const SweepTrial& /*t*/, std::size_t /*trials*/) {}
+    virtual void on_trial_ended(const SweepTrial& /*t*/, const std::string& /*message*/) {}
+};
+
+// The objective used when none is named: val_loss when the project validates, else loss.
+std::string default_objective(const Project& p);
+bool objective_maximized(const std::string& metric, const std::string& mode);  // throws for a bad mode
+
+// Trains the trials not yet done. A new sweep takes `trials` (checked against the project first);
+// a sweep of that name already in the store continues with its own, and `trials` must then be
+// empty or the same. A trial left running by a dead process resumes from its run's latest
+// checkpoint, or starts again without one. Returns the sweep as stored at the end.
+// Throws lf::Error (Input) for a bad name or parameter, a sweep of that name with other trials.
+SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, const SweepOptions& o,
+                    SweepListener* listener = nullptr);
+
+// The index of the best trial with an objective, or nullopt.
+std::optional<std::size_t> best_trial(const SweepInfo& s, bool maximize);
+
+}  // namespace lf
