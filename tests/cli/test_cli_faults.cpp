@@ -80,9 +80,9 @@ private Q_SLOTS:
         const QString source = save(uncachedProject(images_, 1), "full");
         const QString vol = dir_.filePath("full-vol"), out = dir_.filePath("full-out");
         QVERIFY(QDir().mkpath(vol) && QDir().mkpath(out));
-        // 2 MB: the store, the first run and a few checkpoints of the second fit; the WAL of the
+        // 3 MB: the store, the first run and a few checkpoints of the second fit; the WAL of the
         // second run fills the rest. The store is copied out while the namespace still has it.
-        const CliRun r = onVolume("2m", source, vol, out,
+        const CliRun r = onVolume("3m", source, vol, out,
                                   R"("$LF_CLI" train "$VOL/p.lfproj" --epochs 100000 --json 2> "$OUT/train.err"
                                      echo "$?" > "$OUT/train.rc"
                                      for f in p.lfruns p.lfruns-wal; do [ -e "$VOL/$f" ] && cp "$VOL/$f" "$OUT/"; done)");
