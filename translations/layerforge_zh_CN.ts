@@ -1873,6 +1873,10 @@ Overwrite them?</source>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
+    <message>
+        <source>Select runs in the table to overlay their curves.</source>
+        <translation>在表格中选择运行以叠加显示它们的曲线。</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::RunTableModel</name>

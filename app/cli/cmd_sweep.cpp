@@ -1,5 +1,6 @@
 // layerforge-cli sweep PROJECT --grid P=V1,V2 ... | --random N P=log:LOW..HIGH ...: trains one
 // run per trial, one after another (sweep/sweep_runner.h), then lists the trials, best first.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -107,12 +108,22 @@ int run_sweep_command(const Args& args, const Reporter& out) {
 
     const bool maximize = objective_maximized(o.metric, o.mode);
     const std::optional<std::size_t> best = best_trial(s, maximize);
-    out.line("trial  status    " + o.metric + "  run  settings");
-    for (const SweepTrial& t : s.trials) {
-        std::string line(1, best && *best == std::size_t(t.index) ? '*' : ' ');
-        line += std::to_string(t.index + 1) + "  " + t.status + "  " + value_text(t.objective) + "  ";
-        line += (t.run ? std::to_string(t.run) : std::string("-")) + "  " + t.settings;
-        out.line(line);
+    // Best first; trials without a value (failed, not run) last, in trial order.
+    std::vector<const SweepTrial*> order;
+    for (const SweepTrial& t : s.trials) order.push_back(&t);
+    std::stable_sort(order.begin(), order.end(), [maximize](const SweepTrial* a, const SweepTrial* b) {
+        const bool fa = std::isfinite(a->objective), fb = std::isfinite(b->objective);
+        if (fa != fb) return fa;
+        return fa && (maximize ? a->objective > b->objective : a->objective < b->objective);
+    });
+    char row[160];
+    std::snprintf(row, sizeof row, "%6s  %-13s  %10s  %5s  settings", "trial", "status", o.metric.c_str(), "run");
+    out.line(row);
+    for (const SweepTrial* t : order) {
+        std::snprintf(row, sizeof row, "%c%5lld  %-13s  %10s  %5s  ", best && *best == std::size_t(t->index) ? '*' : ' ',
+                      static_cast<long long>(t->index + 1), t->status.c_str(), value_text(t->objective).c_str(),
+                      t->run ? std::to_string(t->run).c_str() : "-");
+        out.line(row + t->settings);
     }
     if (best) out.line("best: trial " + std::to_string(*best + 1) + " " + s.trials[*best].settings);
     Json rows = Json::array();

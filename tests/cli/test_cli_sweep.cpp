@@ -1,8 +1,10 @@
 // layerforge-cli sweep end to end on a small slice of Fashion-MNIST: a grid whose trials are
 // tagged runs, the median rule ending a bad trial, bad parameters refused before any training,
 // and a sweep killed in the middle of a trial continuing with the trials it still owes.
+#include <QRegularExpression>
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
 
 #include "cli_runner.h"
@@ -38,6 +40,7 @@ private slots:
             QCOMPARE(t.status, std::string("finished"));
             const lf::RunInfo run = store.run(t.run);
             QCOMPARE(run.tags, std::vector<std::string>{"sweep:lr-bs"});
+            QVERIFY2(QString::fromStdString(run.name).endsWith(QString(" lr-bs #%1").arg(i + 1)), run.name.c_str());
             QCOMPARE(run.status, lf::RunStatus::Finished);
             // The run trained the trial's settings: its snapshot holds them.
             const auto settings = nlohmann::json::parse(run.settings);
@@ -51,6 +54,15 @@ private slots:
             QCOMPARE(t.objective, best);
             QVERIFY(QFile::exists(dir_.filePath(QString("grid.sweeps/lr-bs/trial-%1.weights.safetensors").arg(i + 1))));
         }
+        // The table after the trials lists them best first, the best one starred.
+        const QStringList lines = r.out.split('\n');
+        const qsizetype header = lines.indexOf(QRegularExpression("^ *trial +status +val_loss +run +settings$"));
+        QVERIFY2(header >= 0 && header + 4 < lines.size(), qPrintable(r.out));
+        std::vector<double> listed;
+        for (qsizetype l = header + 1; l <= header + 4; ++l)
+            listed.push_back(lines[l].simplified().split(' ')[2 + (lines[l].startsWith('*') ? 1 : 0)].toDouble());
+        QVERIFY2(std::is_sorted(listed.begin(), listed.end()), qPrintable(r.out));
+        QVERIFY2(lines[header + 1].startsWith('*'), qPrintable(r.out));
         QVERIFY(!QFile::exists(dir_.filePath("grid.weights.safetensors")));  // the project's own weights are untouched
         QCOMPARE(lf::load_project(project.toStdString()).training.batch_size, std::int64_t(50));
 

@@ -116,11 +116,11 @@ private Q_SLOTS:
         QCOMPARE(model()->rowCount(), 5);
         QStringList headers;
         for (int c = 0; c < model()->columnCount(); ++c) headers << model()->headerData(c, Qt::Horizontal).toString();
-        QCOMPARE(headers, (QStringList{"★", "Run", "Name", "Status", "Started", "Duration", "training/batch_size",
-                                       "training/learning_rate", "training/optimizer", "loss (final)", "val_loss (final)",
+        QCOMPARE(headers, (QStringList{"★", "Run", "Name", "Status", "Started", "Duration", "batch_size",
+                                       "learning_rate", "optimizer", "loss (final)", "val_loss (final)",
                                        "loss (best)", "val_loss (best)", "Tags", "Note"}));  // epochs: the same in all
-        QCOMPARE(cell(fast_, "training/optimizer"), QString("Adam"));
-        QCOMPARE(cell(fast_, "training/batch_size"), QString("64"));
+        QCOMPARE(cell(fast_, "optimizer"), QString("Adam"));
+        QCOMPARE(cell(fast_, "batch_size"), QString("64"));
         QCOMPARE(cell(keras_, "Status"), QString("finished (imported)"));
         QVERIFY(index(keras_, "Status").data(Qt::ToolTipRole).toString().contains("tensorboard:/logs/k"));
         QCOMPARE(cell(live_, "Status"), QString("running"));
@@ -137,7 +137,7 @@ private Q_SLOTS:
     void sortsNumericallyAndFilters() {
         explorer_->proxy()->sort(model()->columnOf("val_loss (best)"), Qt::AscendingOrder);
         QCOMPARE(proxyOrder(), (QList<qint64>{fast_, keras_, long_, slow_, live_}));
-        explorer_->proxy()->sort(model()->columnOf("training/learning_rate"), Qt::DescendingOrder);
+        explorer_->proxy()->sort(model()->columnOf("learning_rate"), Qt::DescendingOrder);
         QCOMPARE(proxyOrder().front(), fast_);  // 0.01 > 0.003 > 0.001 (a text sort puts 0.01 last)
         QCOMPARE(proxyOrder().back(), slow_);
         explorer_->setFilter("BASELINE");  // a tag, any case
@@ -191,8 +191,10 @@ private Q_SLOTS:
     void overlayReadsLevelsZoomedOutAndRowsZoomedIn() {
         RunOverlay* overlay = explorer_->overlay();
         QSignalSpy drawn(overlay, &RunOverlay::drawn);
+        QVERIFY(overlay->hint()->isVisibleTo(overlay) && !overlay->plot()->isVisibleTo(overlay));  // nothing selected
         explorer_->selectRuns({slow_, long_});
         QTRY_VERIFY(drawn.count() >= 1 && overlay->runs() == (QList<qint64>{long_, slow_}));  // table order: newest first
+        QVERIFY(!overlay->hint()->isVisibleTo(overlay) && overlay->plot()->isVisibleTo(overlay));
         QTRY_VERIFY(overlay->pointCount(long_) > 0);
         QCOMPARE(overlay->metricBox()->currentData().toString(), QString("train/loss"));
         QVERIFY(!overlay->drawnFromLevels(slow_));  // 300 rows: read whole
@@ -219,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(pc->metricBox()->currentData().toStringList(), (QStringList{"val_loss", "best"}));
         const HyperData& d = pc->data();
         QCOMPARE(d.axes.size(), std::size_t(3));
-        QCOMPARE(d.axes[1].title, QString("training/learning_rate"));
+        QCOMPARE(d.axes[1].title, QString("learning_rate"));
         QVERIFY(!d.axes[1].categorical && d.axes[1].log);  // 1e-4 .. 1e-2
         QVERIFY(!d.axes[0].categorical && !d.axes[0].log);  // 32, 64
         QVERIFY(d.axes[2].categorical);

@@ -40,6 +40,10 @@ const ExplorerRun* ExplorerSnapshot::run(qint64 id) const {
 
 QString settingTitle(const QString& key) {
     QString t = key.startsWith(QLatin1String("/settings/")) ? key.mid(10) : key.mid(key.startsWith('/') ? 1 : 0);
+    // The training fields by the names the Train page and `sweep` use; the full key is the tooltip.
+    if (t.startsWith(QLatin1String("training/"))) t = t.mid(9);
+    if (t == QLatin1String("optimizer/type")) return QStringLiteral("optimizer");
+    if (t.startsWith(QLatin1String("optimizer/"))) t = t.mid(10);
     return t;
 }
 

@@ -41,8 +41,9 @@ ExplorerSnapshot readExplorerSnapshot(const QString& path);
 // The columns and values of runs already read (what readExplorerSnapshot does after reading).
 ExplorerSnapshot explorerSnapshotOf(std::vector<RunSummary> runs);
 
-// "/settings/training/learning_rate" -> "training/learning_rate", "/model/nodes/1/params/units"
-// -> "model/nodes/1/params/units": the column title of a setting.
+// The column title of a setting: "/settings/training/batch_size" -> "batch_size",
+// "/settings/training/optimizer/learning_rate" -> "learning_rate", ".../optimizer/type" ->
+// "optimizer", "/settings/dataset/limit_train" -> "dataset/limit_train".
 QString settingTitle(const QString& key);
 
 }  // namespace lf::ui

@@ -97,8 +97,9 @@ void HyperparameterScatter::rebuild() {
     plot_->yAxis->setLabel(metric_->currentText());
     restyle();
     plot_->rescaleAxes();
-    plot_->xAxis->scaleRange(1.1);
-    plot_->yAxis->scaleRange(1.1);
+    // A margin for the highlight rings: the plot is often only ~100 px high under the table.
+    plot_->xAxis->scaleRange(1.15);
+    plot_->yAxis->scaleRange(1.3);
     plot_->replot();
 }
 

@@ -26,13 +26,21 @@ QString metricKey(const MetricSummary& m) { return QString::fromStdString(m.spli
 
 }  // namespace
 
-RunOverlay::RunOverlay(QWidget* parent) : QWidget(parent), metric_(new QComboBox), plot_(new MetricPlot(QString())) {
+RunOverlay::RunOverlay(QWidget* parent)
+    : QWidget(parent),
+      metric_(new QComboBox),
+      plot_(new MetricPlot(QString())),
+      hint_(new QLabel(tr("Select runs in the table to overlay their curves."))) {
+    hint_->setAlignment(Qt::AlignCenter);
+    hint_->setEnabled(false);  // drawn in the palette's disabled text colour
+    plot_->hide();
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Metric")));
     bar->addWidget(metric_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(plot_, 1);
+    layout->addWidget(hint_, 1);
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
         plot_->customPlot()->yAxis->setLabel(metric_->currentText());
         plot_->setFollowing(true);  // another metric: fit it
@@ -64,6 +72,8 @@ void RunOverlay::setRuns(const std::vector<const ExplorerRun*>& runs) {
     for (const ExplorerRun* r : runs)
         runs_.push_back({r->id(), QStringLiteral("#%1 %2").arg(r->id()).arg(QString::fromStdString(r->info().name)),
                          r->summary.metrics, nullptr, false});
+    plot_->setVisible(!runs_.empty());
+    hint_->setVisible(runs_.empty());
     plot_->setFollowing(true);
     fillMetrics();  // reloads through currentIndexChanged when the choice changes
     reload(std::nullopt);

@@ -13,6 +13,7 @@
 #include "explorer/overlay_curves.h"
 
 class QComboBox;
+class QLabel;
 
 namespace lf::ui {
 
@@ -26,6 +27,7 @@ public:
     void setRuns(const std::vector<const ExplorerRun*>& runs);
     QComboBox* metricBox() const { return metric_; }
     MetricPlot* plot() const { return plot_; }
+    QLabel* hint() const { return hint_; }
     QList<qint64> runs() const;
     // Whether the run's curve was last drawn with levels (zoomed out) rather than rows only.
     bool drawnFromLevels(qint64 run) const;
@@ -50,6 +52,7 @@ private:
     QString path_;
     QComboBox* metric_;
     MetricPlot* plot_;
+    QLabel* hint_;  // in the plot's place while no run is selected
     std::vector<Run> runs_;
     std::optional<StepWindow> window_;     // rows were read for these steps
     std::optional<StepWindow> requested_;  // by the latest reload

@@ -160,7 +160,8 @@ SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, 
     for (SweepTrial& t : sweep.trials) {
         if (done(t)) continue;
         SessionOptions so = o.session;
-        so.run_name = (p.name.empty() ? std::string("run") : p.name) + " " + o.name + " #" + std::to_string(t.index);
+        // Trials count from 1 in run names, as the CLI lists them.
+        so.run_name = (p.name.empty() ? std::string("run") : p.name) + " " + o.name + " #" + std::to_string(t.index + 1);
         so.tags.push_back("sweep:" + o.name);
         so.weights_path = trial_weights_path(o.session.project_path, o.name, t.index);
         so.write_project = false;  // the trial's settings are not the project's
