@@ -12,6 +12,7 @@
 #include <QSortFilterProxyModel>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <memory>
@@ -61,9 +62,12 @@ void openAndSort(const std::string& store) {
     std::printf("explorer open: %d runs, %d columns (%lld differing settings): %.3f s wall, %.3f s CPU  (goal < 1 s: %s)\n",
                 m->rowCount(), m->columnCount(), (long long)m->snapshot().settingKeys.size(), openWall, openCpu,
                 verdict(openWall < 1));
-    for (const char* column : {"val_loss (best)", "training/learning_rate", "Name"}) {
+    for (const char* column : {"val_loss (best)", "learning_rate", "Name"}) {
         const int c = m->columnOf(column);
-        if (c < 0) continue;
+        if (c < 0) {  // a renamed column must not silently drop a figure
+            std::fprintf(stderr, "explorer_bench: the table has no column '%s'\n", column);
+            std::exit(1);
+        }
         Timer sort;
         explorer.proxy()->sort(c, Qt::AscendingOrder);
         QApplication::processEvents();
