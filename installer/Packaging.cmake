@@ -11,6 +11,10 @@ if(TARGET layerforge)
   install(TARGETS layerforge RUNTIME DESTINATION bin)
 endif()
 install(TARGETS ${LF_EXAMPLE_PLUGINS} LIBRARY DESTINATION lib/layerforge/plugins)
+# The CUDA backend module, found at <bin>/../lib/layerforge (backend/cuda/module_loader.cpp).
+if(TARGET layerforge_cuda)
+  install(TARGETS layerforge_cuda LIBRARY DESTINATION lib/layerforge)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/templates/ DESTINATION share/layerforge/templates
         FILES_MATCHING PATTERN "*.lfproj")
 install(FILES ${LF_INSTALLER_DIR}/layerforge.desktop DESTINATION share/applications)
@@ -39,8 +43,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://layerforge.invalid")
 # dpkg-shlibdeps finds the libraries the binaries and plugins link. What is dlopen'ed at run
 # time: the example plugins (in this package) and Qt's platform plugins (xcb, offscreen), which
-# ship in libqt6gui6, a linked and so computed dependency. A CUDA backend module would need
-# its runtime listed here by hand (TOOLCHAIN.md 4); there is none yet.
+# ship in libqt6gui6, a linked and so computed dependency, and the CUDA backend module, whose
+# cuBLAS and cuDNN come from NVIDIA's toolkit, not from a Debian package (TOOLCHAIN.md 4): without
+# them the module fails to load and both programs run on the CPU, saying why.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Chinese UI text needs a CJK font; the templates train on Debian's Fashion-MNIST.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk, dataset-fashion-mnist")

@@ -16,6 +16,7 @@ int run_evaluate(const Args& args, const Reporter& out) {
     Project p = open_project(args);
     apply_dataset_options(args, p);
     if (auto precision = precision_option(args)) p.training.precision = *precision;
+    apply_gpu_memory_option(args, p);
     const std::string& path = args.positional()[0];
     Model model(p.graph);
     std::string weights;
@@ -48,6 +49,7 @@ Command evaluate_command() {
                    {"checkpoint", "CHECKPOINT", "evaluate a checkpoint instead: id, ckpt-STEP, latest, best"},
                    {"run", "R", "look ckpt-STEP, latest or best up in run R"},
                    kPrecisionOption,
+                   kGpuMemoryOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
     for (auto& o : dataset_options()) s.options.push_back(o);

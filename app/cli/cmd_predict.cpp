@@ -74,6 +74,7 @@ int predict_npy(const Args& args, const Reporter& out, const Project& p, Model& 
 int run_predict(const Args& args, const Reporter& out) {
     Project p = open_project(args);
     if (auto precision = precision_option(args)) p.training.precision = *precision;
+    apply_gpu_memory_option(args, p);
     const std::string& path = args.positional()[0];
     if (args.positional().size() < 2) throw input_error("give at least one IMAGE (or one .npy batch) after the project");
     Model model(p.graph);
@@ -128,6 +129,7 @@ Command predict_command() {
                    {"out", "Y.npy", "with a .npy batch: write the outputs, (N, ...) float32, there"},
                    {"top", "N", "classes shown per image in text mode (default 3)"},
                    kPrecisionOption,
+                   kGpuMemoryOption,
                    kJsonOption}};
     return {s, run_predict};
 }

@@ -89,6 +89,7 @@ int run_train(const Args& args, const Reporter& out) {
         if (*v < 0) throw input_error("option --memory-limit must not be negative (0: no limit)");
         p.training.memory_limit_mb = *v;
     }
+    apply_gpu_memory_option(args, p);
     SessionOptions options = session_options(args, path);
     options.fix_class_list = !apply_dataset_options(args, p);  // a --dataset folder is not the project's
     ProgressPrinter progress(out);
@@ -137,6 +138,7 @@ Command train_command() {
                    {"tensorboard", "DIR", "write TensorBoard event files live in DIR/<run name>-<run id> (train/ and "
                                           "validation/, as Keras does); view with tensorboard --logdir DIR"},
                    kPrecisionOption,
+                   kGpuMemoryOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
     for (auto& o : dataset_options()) s.options.push_back(o);

@@ -51,12 +51,18 @@ Command predict_command();
 Command export_command();
 Command import_command();
 Command sweep_command();
+Command devices_command();
 
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
 inline const OptionSpec kPrecisionOption{"precision", "P",
                                          "float32 or mixed_bfloat16 (overrides training.precision); refused with "
                                          "the reason where the device has no fast bfloat16"};
+inline const OptionSpec kGpuMemoryOption{"gpu-memory-limit", "MIB",
+                                         "never hold more than MIB of a GPU's memory (overrides "
+                                         "training.gpu_memory_limit_mib; 0: grow on demand)"};
+// --gpu-memory-limit into p.training; throws a usage error when negative.
+void apply_gpu_memory_option(const Args& args, Project& p);
 // --precision as a policy (nullopt when absent); throws a usage error naming the choices.
 std::optional<Precision> precision_option(const Args& args);
 // --weights or the default path; throws a usage error saying to train first when it is missing.

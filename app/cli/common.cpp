@@ -23,7 +23,8 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> all = {train_command(),   evaluate_command(),    predict_command(),
                                              dataset_command(), runs_command(),        checkpoints_command(),
                                              restore_command(), export_command(), import_command(),      info_command(),
-                                             layers_command(),  plugins_command(), sweep_command()};
+                                             layers_command(),  plugins_command(), sweep_command(),
+                                             devices_command()};
     return all;
 }
 
@@ -40,6 +41,13 @@ std::vector<OptionSpec> data_options() {
             {"seed", "N", "override training.seed"},
             {"limit-train", "N", "use only the first N training samples"},
             {"limit-test", "N", "use only the first N test samples"}};
+}
+
+void apply_gpu_memory_option(const Args& args, Project& p) {
+    if (auto v = args.integer("gpu-memory-limit")) {
+        if (*v < 0) throw input_error("option --gpu-memory-limit must not be negative (0: grow on demand)");
+        p.training.gpu_memory_limit_mib = *v;
+    }
 }
 
 std::optional<Precision> precision_option(const Args& args) {

@@ -1,14 +1,30 @@
 #include "layerforge/devices/devices.h"
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cuda/cuda_backend.h"
 #include "layerforge/core/error.h"
 
 namespace lf {
 
+namespace {
+
+// Why the CUDA backend is not registered ("" when it is); decided with the registry.
+std::string& gpu_reason() {
+    static std::string reason;
+    return reason;
+}
+
+}  // namespace
+
+// The CUDA module is tried once, when the registry is first asked for: a process that never
+// lists devices or trains never loads CUDA.
 BackendRegistry& backends() {
     static BackendRegistry registry = [] {
         BackendRegistry r;
         r.add(make_cpu_backend());
+        CudaProbe cuda = probe_cuda();
+        if (cuda.backend) r.add(std::move(cuda.backend));
+        gpu_reason() = cuda.reason;
         return r;
     }();
     return registry;
@@ -29,7 +45,7 @@ DeviceList list_devices() {
             gpu = gpu || d.kind == "cuda";
             list.devices.push_back(std::move(d));
         }
-    if (!gpu) list.gpu_unavailable = "no CUDA backend in this build";
+    if (!gpu) list.gpu_unavailable = gpu_reason().empty() ? "no CUDA device" : gpu_reason();
     return list;
 }
 
@@ -37,6 +53,10 @@ DeviceMemory device_memory(const std::string& device) { return backend_for(devic
 
 std::string precision_unsupported(Precision precision, const std::string& device) {
     return backend_for(device).precision_unsupported(precision, device);
+}
+
+void set_memory_limit(const std::string& device, std::uint64_t limit_bytes) {
+    backend_for(device).set_memory_limit(device, limit_bytes);
 }
 
 std::unique_ptr<DeviceModel> load_model(Model& model, const std::string& device) {

@@ -185,7 +185,7 @@ Precision read_precision(const JsonView& v) {
 
 TrainingConfig read_training(const JsonView& v) {
     v.expect_object({"optimizer", "loss", "metrics", "schedule", "batch_size", "epochs", "seed", "shuffle",
-                     "callbacks", "memory_limit_mb", "initial_weights", "precision"});
+                     "callbacks", "memory_limit_mb", "gpu_memory_limit_mib", "initial_weights", "precision"});
     TrainingConfig t;
     if (auto o = v.child("optimizer")) t.optimizer = read_named(*o);
     if (auto l = v.child("loss")) {
@@ -210,6 +210,8 @@ TrainingConfig read_training(const JsonView& v) {
     v.read("shuffle", t.shuffle);
     v.read("memory_limit_mb", t.memory_limit_mb);
     check_min(v, "memory_limit_mb", double(t.memory_limit_mb), 0);
+    v.read("gpu_memory_limit_mib", t.gpu_memory_limit_mib);
+    check_min(v, "gpu_memory_limit_mib", double(t.gpu_memory_limit_mib), 0);
     v.read("initial_weights", t.initial_weights);
     t.precision = read_precision(v);
     if (auto c = v.child("callbacks"))

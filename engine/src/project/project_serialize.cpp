@@ -111,6 +111,7 @@ Json training_json(const TrainingConfig& t) {
            {"shuffle", t.shuffle},
            {"callbacks", callbacks}};
     if (t.memory_limit_mb > 0) j["memory_limit_mb"] = t.memory_limit_mb;  // files without a limit stay as they were
+    if (t.gpu_memory_limit_mib > 0) j["gpu_memory_limit_mib"] = t.gpu_memory_limit_mib;
     if (!t.initial_weights.empty()) j["initial_weights"] = t.initial_weights;
     if (t.precision != Precision::Float32) j["precision"] = to_string(t.precision);
     return j;

@@ -7,8 +7,18 @@
 
 namespace lf {
 
+namespace {
+
+// The project's GPU memory policy holds from the model's first allocation on (a CPU ignores it).
+std::unique_ptr<DeviceModel> load_with_policy(Model& model, const std::string& device, const TrainingConfig& config) {
+    set_memory_limit(device, std::uint64_t(config.gpu_memory_limit_mib) << 20);
+    return load_model(model, device);
+}
+
+}  // namespace
+
 PlanCache::PlanCache(Model& model, const std::string& device, const TrainingConfig& config, Optimizer* optimizer)
-    : model_(model), device_(load_model(model, device)), seed_(std::uint64_t(config.seed)),
+    : model_(model), device_(load_with_policy(model, device, config)), seed_(std::uint64_t(config.seed)),
       memory_limit_mb_(config.memory_limit_mb), precision_(config.precision), optimizer_(optimizer) {
     require_precision(precision_, device_->device());
 }

@@ -6,6 +6,7 @@
 // (each plan owns its activation buffers). Nothing outside a backend touches its memory: the
 // host Model is brought up to date with pull_weights() and sent down with push_weights().
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,6 +77,13 @@ public:
     virtual PlanProfile describe(const Model& model, const PlanOptions& options) const = 0;
     // Waits until the device has finished the work queued so far.
     virtual void synchronize(const std::string& device) { (void)device; }
+    // The device's memory policy, as tf.config has memory growth and memory_limit: 0 grows on
+    // demand, else the backend never holds more than limit_bytes there. Later allocations
+    // follow it. The CPU has no such policy (its plans are refused by their estimate instead).
+    virtual void set_memory_limit(const std::string& device, std::uint64_t limit_bytes) {
+        (void)device;
+        (void)limit_bytes;
+    }
 };
 
 // The registered backends, the CPU first. A test or a run-time module adds one with add();

@@ -10,10 +10,14 @@
 namespace lf {
 
 struct DeviceInfo {
-    std::string id;    // "cpu", later "cuda:0", ...
+    std::string id;    // "cpu", "cuda:0", ... (CUDA_VISIBLE_DEVICES numbering)
     std::string kind;  // "cpu" | "cuda"
     std::string name;  // "AMD EPYC 7B13 (2 threads)"
     std::uint64_t total_memory = 0;  // bytes
+    // GPUs only ("" on the CPU): "9.0", and the driver as NVML names it ("580.65.06") or, without
+    // NVML, the CUDA version the driver supports ("CUDA 13.0").
+    std::string compute_capability;
+    std::string driver;
 };
 
 struct DeviceList {
@@ -28,6 +32,7 @@ struct DeviceMemory {
     std::uint64_t total = 0;
     std::uint64_t engine = 0;       // bytes the engine's models, plans and optimizers hold now
     std::uint64_t engine_peak = 0;  // their highest total so far
+    int utilization = -1;           // percent busy (GPU, through NVML); -1 when unknown
 };
 
 }  // namespace lf

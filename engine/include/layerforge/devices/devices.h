@@ -24,6 +24,9 @@ DeviceMemory device_memory(const std::string& device = "cpu");
 // Backend::precision_unsupported of the backend that has `device` ("" when it runs it fast).
 std::string precision_unsupported(Precision precision, const std::string& device = "cpu");
 
+// Backend::set_memory_limit of the backend that has `device` (0: grow on demand).
+void set_memory_limit(const std::string& device, std::uint64_t limit_bytes);
+
 // `model` loaded onto `device` (its backend found in backends()).
 std::unique_ptr<DeviceModel> load_model(Model& model, const std::string& device);
 

@@ -47,6 +47,9 @@ struct TrainingConfig {
     bool shuffle = true;
     std::vector<NamedConfig> callbacks;       // EarlyStopping, ReduceLROnPlateau
     std::int64_t memory_limit_mb = 0;         // 0: none; a plan whose estimate exceeds it is refused
+    // The GPU memory policy (tf.config's memory growth / memory_limit): 0 grows on demand (the
+    // default, left out of the file), else a run never holds more than this many MiB on a GPU.
+    std::int64_t gpu_memory_limit_mib = 0;
     // The weights file a new run starts from (relative to the project): an imported network's
     // NAME.pretrained.safetensors. Empty: the initialisers and the seed. Never written by training,
     // so every run of the project starts from the same weights.

@@ -1,0 +1,34 @@
+#pragma once
+// A model on a CUDA device: its weights and gradients in device memory from the device's arena,
+// copied from and to the host Model's arrays on request.
+#include <memory>
+
+#include "backend/cuda/cuda_context.h"
+#include "backend/cuda/device_buffer.h"
+#include "layerforge/backend/backend.h"
+
+namespace lf {
+
+class CudaDeviceModel final : public DeviceModel {
+public:
+    // Allocates and fills the device copies (push_weights); throws lf::Error on failure.
+    CudaDeviceModel(Model& model, const std::string& device, std::shared_ptr<CudaContext> context,
+                    DeviceArena& arena);
+
+    std::unique_ptr<Plan> make_plan(const PlanOptions& options) override;
+    void push_weights() override;
+    void pull_weights() override;
+    void pull_grads() override;
+    void update(WeightUpdate& rule, double lr) override;
+
+    float* device_weights() const { return weights_.floats(); }
+    float* device_grads() const { return grads_.floats(); }
+    const CudaContext& context() const { return *context_; }
+
+private:
+    std::shared_ptr<CudaContext> context_;
+    DeviceArena& arena_;
+    DeviceBuffer weights_, grads_;
+};
+
+}  // namespace lf

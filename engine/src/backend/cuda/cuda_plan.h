@@ -1,0 +1,53 @@
+#pragma once
+// The CUDA backend's plan: the schedule's buffers carved from one block of the device's arena
+// (one allocation when the plan is built, none per step), one CudaOp per running step, queued
+// on the device model's stream. Host arrays cross only in set_input / set_output_grad (to the
+// device) and read_* (from it, which waits for the stream).
+#include <memory>
+
+#include "backend/cuda/cuda_context.h"
+#include "backend/cuda/device_arena.h"
+#include "layerforge/backend/plan.h"
+#include "layerforge/graph/model.h"
+
+namespace lf {
+
+struct CudaWeights {
+    float* weights = nullptr;  // device copies in the model's weight layout
+    float* grads = nullptr;
+};
+
+class CudaPlan final : public Plan {
+public:
+    // Throws lf::Error (Input) naming the first layer without a CUDA op, or (Runtime) when the
+    // arena refuses the buffers, with the batch size that fits.
+    CudaPlan(const Model& model, const PlanOptions& options, const CudaContext& ctx, DeviceArena& arena,
+             CudaWeights weights);
+    ~CudaPlan() override;
+
+    // The schedule's buffers and the ops' workspaces, without a device: what the plan would hold.
+    static MemoryBreakdown estimate(const Model& model, const PlanOptions& options);
+    static PlanProfile describe(const Model& model, const PlanOptions& options);
+
+    std::size_t input_count() const override;
+    std::int64_t input_width(std::size_t i) const override;
+    void set_input(const float* host, std::size_t i) override;
+    std::int64_t output_width() const override;
+    void read_output(float* host) const override;
+    bool output_is_softmax() const override;
+    void read_logits(float* host) const override;
+    void forward() override;
+    void set_output_grad(const float* host, OutputGrad of) override;
+    void backward() override;
+    void read_input_grad(float* host, std::size_t i) const override;
+    void seek_rng(std::uint64_t) override {}  // no op draws random numbers yet (Dropout is refused)
+    std::vector<std::pair<std::string, std::string>> kernels() const override;
+    MemoryBreakdown memory() const override;
+    const PlanProfile& profile() const override;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lf

@@ -1,0 +1,61 @@
+// The module's one exported symbol (see Note [The CUDA module's C entry point]).
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cudnn.h>
+
+#include "backend/cuda/cuda_api.h"
+#include "blas.h"
+#include "context.h"
+#include "device_query.h"
+#include "dnn.h"
+#include "kernels.h"
+
+namespace {
+
+int cublas_version() {
+    int major = 0, minor = 0, patch = 0;
+    cublasGetProperty(MAJOR_VERSION, &major);
+    cublasGetProperty(MINOR_VERSION, &minor);
+    cublasGetProperty(PATCH_LEVEL, &patch);
+    return major * 10000 + minor * 100 + patch;
+}
+
+// Filled on the first call; none of these versions needs a driver.
+lf_cuda_api make_api() {
+    using namespace lf::cuda;
+    lf_cuda_api a{};
+    a.abi_version = LF_CUDA_ABI_VERSION;
+    a.struct_size = sizeof(lf_cuda_api);
+    cudaRuntimeGetVersion(&a.runtime_version);
+    a.cudnn_version = int(cudnnGetVersion());
+    a.cublas_version = cublas_version();
+    a.driver_version = driver_version;
+    a.device_count = device_count;
+    a.device_props = device_props;
+    a.mem_get_info = mem_get_info;
+    a.malloc = device_malloc;
+    a.free = device_free;
+    a.context_create = context_create;
+    a.context_destroy = context_destroy;
+    a.synchronize = synchronize;
+    a.copy_to_device = copy_to_device;
+    a.copy_to_host = copy_to_host;
+    a.fill = fill;
+    a.copy_on_device = copy_on_device;
+    a.add = add;
+    a.sgemm = sgemm;
+    a.add_bias = add_bias;
+    a.bias_grad = bias_grad;
+    a.activation_forward = activation_forward;
+    a.activation_backward = activation_backward;
+    a.softmax_forward = softmax_forward;
+    a.softmax_backward = softmax_backward;
+    return a;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const lf_cuda_api* lf_cuda_module_api(uint32_t) {
+    static const lf_cuda_api api = make_api();
+    return &api;
+}
