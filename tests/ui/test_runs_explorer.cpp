@@ -6,6 +6,7 @@
 // scatter data (axes, values, a click selecting its run) and the live refresh.
 #include <QAction>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -261,11 +262,19 @@ private Q_SLOTS:
         explorer_->setRefreshInterval(50);
         explorer_->show();
         QVERIFY(QTest::qWaitForWindowExposed(explorer_.get()));
+        // The fixed columns fit what they hold; a width the user set survives the refresh.
+        QHeaderView* header = explorer_->view()->horizontalHeader();
+        QVERIFY(header->sectionSize(RunTableModel::Star) < header->defaultSectionSize());
+        const int loss = model()->columnOf("loss (final)");
+        header->resizeSection(loss, 217);
         {
             RunStore store(storePath());
             store.append_metrics(rows(live_, 200, 0.05));  // the live run's next epoch (steps again from 1)
         }
         QTRY_COMPARE_WITH_TIMEOUT(cell(live_, "val_loss (best)"), QString::number(0.05 + 0.5 / 200, 'g', 5), 5000);
+        QCOMPARE(header->sectionSize(loss), 217);
+        QVERIFY(!explorer_->view()->wordWrap());
+        QCOMPARE(index(live_, "Name").data(Qt::ToolTipRole).toString(), index(live_, "Name").data().toString());
     }
 };
 

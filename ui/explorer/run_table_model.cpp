@@ -131,6 +131,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         if (index.column() == Status && r.info().imported())
             return tr("Imported from %1").arg(QString::fromStdString(r.info().source));
+        if (index.column() == Name) return QString::fromStdString(r.info().name);  // elided in its cell
         return {};
     default: return {};
     }

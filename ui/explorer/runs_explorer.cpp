@@ -10,6 +10,8 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QScrollBar>
+#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -25,6 +27,16 @@
 #include "session/studio_session.h"
 
 namespace lf::ui {
+
+namespace {
+
+QStringList columnTitles(const QAbstractItemModel* m) {
+    QStringList titles;
+    for (int c = 0; c < m->columnCount(); ++c) titles << m->headerData(c, Qt::Horizontal).toString();
+    return titles;
+}
+
+}  // namespace
 
 RunsExplorer::RunsExplorer(StudioSession* session, QWidget* parent)
     : QWidget(parent),
@@ -56,6 +68,7 @@ RunsExplorer::RunsExplorer(StudioSession* session, QWidget* parent)
     view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                            QAbstractItemView::SelectedClicked);
     view_->verticalHeader()->hide();
+    view_->setWordWrap(false);  // one line per run; a long name is elided and in full in its tooltip
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     filter_->setPlaceholderText(tr("Filter by name, tag, note, status…"));
@@ -117,11 +130,35 @@ void RunsExplorer::applySnapshot(ExplorerSnapshot snapshot) {
         banner_->hide();
     }
     overlay_->setStorePath(snapshot.path);
+    // While a run trains the store is read again every second: the user's column widths, order
+    // and scroll position outlive the model's reset as long as the columns stay the same.
+    QHeaderView* header = view_->horizontalHeader();
+    const QStringList columnsBefore = columnTitles(model_);
+    const QByteArray headerState = header->saveState();
+    const int down = view_->verticalScrollBar()->value(), across = view_->horizontalScrollBar()->value();
     model_->setSnapshot(std::move(snapshot));
+    if (columnTitles(model_) == columnsBefore) {
+        header->restoreState(headerState);
+        view_->verticalScrollBar()->setValue(down);
+        view_->horizontalScrollBar()->setValue(across);
+    } else {
+        sizeFixedColumns();
+    }
     parallel_->setSnapshot(model_->snapshot());
     scatter_->setSnapshot(model_->snapshot());
     selectRuns(selected);  // the overlay re-reads the curves: a run training now grows
     Q_EMIT refreshed();
+}
+
+// The star, id, name and start columns as wide as what they hold, on one line each.
+void RunsExplorer::sizeFixedColumns() {
+    QHeaderView* header = view_->horizontalHeader();
+    const QFontMetrics fm = view_->fontMetrics();
+    const int pad = 2 * view_->style()->pixelMetric(QStyle::PM_HeaderMargin) + 16;  // room for the sort arrow
+    header->resizeSection(RunTableModel::Star, fm.horizontalAdvance(QStringLiteral("★")) + pad);
+    header->resizeSection(RunTableModel::Run, fm.horizontalAdvance(QStringLiteral("00000")) + pad);
+    header->resizeSection(RunTableModel::Name, fm.averageCharWidth() * 32);
+    header->resizeSection(RunTableModel::Started, fm.horizontalAdvance(QStringLiteral("2026-12-31 23:59")) + pad);
 }
 
 void RunsExplorer::showMessage(const QString& text, bool error) {

@@ -69,6 +69,7 @@ Q_SIGNALS:
 private:
     void createActions();
     void applySnapshot(ExplorerSnapshot snapshot);
+    void sizeFixedColumns();
     void onSelectionChanged();
     void updateActions();
     void askToDelete();
