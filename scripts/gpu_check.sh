@@ -29,9 +29,10 @@ bundle() {
     rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
     cp "$BUILD/app/liblayerforge_cuda.so" "$stage/lib/"
     for t in $tests; do cp "$BUILD/tests/$t" "$stage/bin/" && strip "$stage/bin/$t"; done
-    # Every library the suites load except glibc's own and CUDA's (the GPU machine has newer ones).
+    # Every library the suites load except glibc's, the C++ runtime and CUDA's: the GPU machine has
+    # newer ones, and its own build of the module needs its own libstdc++.
     for f in "$stage"/bin/*; do ldd "$f"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
-        grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libcuda|libcudart|libcublas[^/]*|libcudnn[^/]*)\.so' |
+        grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas[^/]*|libcudnn[^/]*)\.so' |
         while read -r lib; do cp -L "$lib" "$stage/lib/"; done
     echo "$tests" > "$stage/tests.txt"
     tar -C "$stage" -cJf "$BUNDLE" .

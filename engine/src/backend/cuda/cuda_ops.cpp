@@ -236,7 +236,7 @@ std::string cuda_op_unsupported(const ScheduledStep& step) {
         return known_activation(a) ? "" : what + ": activation '" + a + "' has no CUDA kernel yet";
     }
     case LayerOp::Add: return "";
-    default: return what + " has no CUDA kernel yet; train on the CPU (--device cpu)";
+    default: return what + " has no CUDA kernel yet; train this model on the CPU";
     }
 }
 
