@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 #include <cmath>
+#include <tuple>
 
 #include "charts/qcustomplot_include.h"
 
@@ -75,16 +76,18 @@ void ParallelCoordinates::rebuild() {
                              : QString::number(data_.metricMin, 'g', 4);
         const QString hi = a ? (a->categorical ? a->categories.value(a->categories.size() - 1) : QString::number(a->max, 'g', 4))
                              : QString::number(data_.metricMax, 'g', 4);
-        for (auto [y, text] : {std::pair{-0.04, lo}, std::pair{1.04, hi}}) {
+        // Just beyond each end, so neither label sits on the lines that meet there.
+        for (auto [y, text, align] : {std::tuple{-0.02, lo, Qt::AlignTop}, std::tuple{1.02, hi, Qt::AlignBottom}}) {
             auto* label = new QCPItemText(plot_);
             label->position->setCoords(k, y);
+            label->setPositionAlignment(align | Qt::AlignHCenter);
             label->setText(text);
             label->setSelectable(false);
         }
     }
     plot_->xAxis->setTicker(ticks);
     plot_->xAxis->setRange(-0.3, n + 0.3);
-    plot_->yAxis->setRange(-0.1, 1.1);
+    plot_->yAxis->setRange(-0.16, 1.16);
     const double lo = data_.metricMin, hi = data_.metricMax;
     for (const HyperPoint& p : data_.points) {
         auto* line = new QCPCurve(plot_->xAxis, plot_->yAxis);
