@@ -103,11 +103,10 @@ private Q_SLOTS:
         RunStore store((out + "/p.lfruns").toStdString(), false);
         QCOMPARE(store.integrity_check(), std::string("ok"));
         QCOMPARE(store.run(1).status, lf::RunStatus::Finished);
-        // Whether its final status still fit in the WAL's free pages depends on the page layout; either
-        // way it never reads as running once its process has ended.
-        const lf::RunStatus second = store.run(2).status;
-        QVERIFY2(second == lf::RunStatus::Failed || second == lf::RunStatus::Interrupted,
-                 lf::to_string(second));
+        // Whether its final status still fit in the WAL's free pages depends on the page layout; the
+        // message says which, and the store agrees with it: never running once its process has ended.
+        const bool unrecorded = err.contains("its status could not be recorded, so the run will be listed as interrupted");
+        QCOMPARE(store.run(2).status, unrecorded ? lf::RunStatus::Interrupted : lf::RunStatus::Failed);
         QVERIFY(!store.metrics(1, "epoch").empty());
         QCOMPARE(int(store.checkpoints(2).size()), std::min(saved, 5));  // --keep 5 by default
         QCOMPARE(list.lines()[0]["checkpoints"].size(), store.checkpoints().size());
