@@ -20,6 +20,7 @@ Result run(const QString& program, const QStringList& args, int timeout_ms = 300
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("XDG_DATA_HOME", QDir::tempPath() + "/lf-package-test-no-user-plugins");
     env.remove("LF_PLUGIN_PATH");
+    env.remove("LF_CUDA_MODULE");  // the installed one, found beside the binary
     p.setProcessEnvironment(env);
     p.start(program, args);
     if (!p.waitForFinished(timeout_ms)) p.kill();
@@ -109,6 +110,17 @@ private slots:
         const Result p = run(root_ + "/usr/bin/layerforge-cli", {"plugins"});
         QVERIFY2(p.code == 0, qPrintable(p.err));
         QVERIFY2(p.out.contains("layers: LinearLayer") && p.out.contains("layers: Swish"), qPrintable(p.out));
+    }
+
+    // The CUDA module installs beside the plugins' folder and the installed CLI finds it there (the
+    // reason is then about the driver, not a missing module); no Depends names CUDA (TOOLCHAIN.md 4).
+    void the_installed_cli_finds_the_cuda_module() {
+        if (QString(LF_BUILT_CUDA_MODULE).isEmpty()) QSKIP("this build has no CUDA module");
+        QVERIFY(QFile::exists(root_ + "/usr/lib/layerforge/liblayerforge_cuda.so"));
+        QVERIFY(!run("dpkg-deb", {"-f", deb_, "Depends"}).out.contains("cuda"));
+        const Result d = run(root_ + "/usr/bin/layerforge-cli", {"devices", "--json"});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+        QVERIFY2(!d.out.contains("was not found") && !d.out.contains("could not be loaded"), qPrintable(d.out));
     }
 
     void the_installed_cli_trains_an_installed_template() {
