@@ -14,6 +14,7 @@ namespace {
 
 int run_evaluate(const Args& args, const Reporter& out) {
     Project p = open_project(args);
+    const std::string device = device_option(args);  // before any file is read
     apply_dataset_options(args, p);
     if (auto precision = precision_option(args)) p.training.precision = *precision;
     apply_gpu_memory_option(args, p);
@@ -28,7 +29,7 @@ int run_evaluate(const Args& args, const Reporter& out) {
         weights = trained_weights_path(args, path);
         load_weights(model, weights);
     }
-    Inference inference(model, p.training);
+    Inference inference(model, p.training, device);
     p.dataset.validation = "none";
     std::unique_ptr<BoundSources> data = bind_data(p, path, out);
     if (!data->test) throw input_error(p.dataset.path + ": no test split; add a test/ folder beside train/");
@@ -49,6 +50,7 @@ Command evaluate_command() {
                    {"checkpoint", "CHECKPOINT", "evaluate a checkpoint instead: id, ckpt-STEP, latest, best"},
                    {"run", "R", "look ckpt-STEP, latest or best up in run R"},
                    kPrecisionOption,
+                   kDeviceOption,
                    kGpuMemoryOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);

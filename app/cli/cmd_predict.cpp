@@ -41,11 +41,11 @@ TensorDataset npy_batch(const std::string& path, const Model& model) {
 }
 
 int predict_npy(const Args& args, const Reporter& out, const Project& p, Model& model,
-                const std::vector<std::string>& classes) {
+                const std::vector<std::string>& classes, const std::string& device) {
     const std::string& batch_path = args.positional()[1];
     if (args.positional().size() != 2) throw input_error("give one .npy batch after the project, or image files");
     const TensorDataset batch = npy_batch(batch_path, model);
-    Inference inference(model, p.training);
+    Inference inference(model, p.training, device);
     const std::vector<float> y = inference.predict(batch);
     const Shape output = model.info(model.output_node()).layer.output;
     std::vector<std::int64_t> shape{batch.size()};
@@ -73,6 +73,7 @@ int predict_npy(const Args& args, const Reporter& out, const Project& p, Model& 
 
 int run_predict(const Args& args, const Reporter& out) {
     Project p = open_project(args);
+    const std::string device = device_option(args);  // before any file is read
     if (auto precision = precision_option(args)) p.training.precision = *precision;
     apply_gpu_memory_option(args, p);
     const std::string& path = args.positional()[0];
@@ -83,12 +84,12 @@ int run_predict(const Args& args, const Reporter& out) {
     const auto meta = read_weights_metadata(weights);
     std::vector<std::string> classes = p.dataset.classes;
     if (auto it = meta.find("classes"); it != meta.end()) classes = Json::parse(it->second).get<std::vector<std::string>>();
-    if (is_npy(args.positional()[1])) return predict_npy(args, out, p, model, classes);
+    if (is_npy(args.positional()[1])) return predict_npy(args, out, p, model, classes, device);
     if (args.value("out")) throw input_error("--out writes the outputs of a .npy batch; give one BATCH.npy");
 
     const std::vector<std::string> files(args.positional().begin() + 1, args.positional().end());
     const std::vector<FilePrediction> predictions =
-        predict_image_files(model, p, files, json_floats(meta, "mean"), json_floats(meta, "std"));
+        predict_image_files(model, p, files, json_floats(meta, "mean"), json_floats(meta, "std"), device);
     const auto top_k = std::size_t(std::max<std::int64_t>(1, args.integer("top").value_or(3)));
     int failures = 0;
     for (const FilePrediction& f : predictions) {
@@ -129,6 +130,7 @@ Command predict_command() {
                    {"out", "Y.npy", "with a .npy batch: write the outputs, (N, ...) float32, there"},
                    {"top", "N", "classes shown per image in text mode (default 3)"},
                    kPrecisionOption,
+                   kDeviceOption,
                    kGpuMemoryOption,
                    kJsonOption}};
     return {s, run_predict};

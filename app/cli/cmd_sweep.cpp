@@ -79,6 +79,7 @@ int run_sweep_command(const Args& args, const Reporter& out) {
         p.training.epochs = *v;
     }
     apply_dataset_options(args, p);
+    apply_gpu_memory_option(args, p);
     Json spec;
     const std::vector<TrialSettings> trials = expand(args, spec);
     const std::optional<std::string> resume = args.value("resume");
@@ -89,6 +90,7 @@ int run_sweep_command(const Args& args, const Reporter& out) {
     o.session.project_path = path;
     o.session.log_every = args.integer("log-every").value_or(100);
     o.session.precision = precision_option(args);
+    o.session.device = device_option(args);
     o.session.checkpoints.every_epochs = 1;
     o.session.keep = 1;
     o.metric = args.value("metric").value_or(default_objective(p));
@@ -156,6 +158,8 @@ Command sweep_command() {
                    {"epochs", "N", "override training.epochs (a swept epochs wins)"},
                    {"log-every", "N", "progress line every N steps (default 100)"},
                    kPrecisionOption,
+                   kDeviceOption,
+                   kGpuMemoryOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
     for (auto& o : dataset_options()) s.options.push_back(o);

@@ -42,6 +42,7 @@ SessionOptions session_options(const Args& args, const std::string& path) {
     o.notes = args.value("notes").value_or("");
     o.log_every = args.integer("log-every").value_or(100);
     o.precision = precision_option(args);  // the session checks it against a resumed run's
+    o.device = device_option(args);
     if (auto dir = args.value("tensorboard")) {
         if (dir->empty()) throw input_error("option --tensorboard needs a folder (DIR)");
         o.tensorboard_dir = *dir;
@@ -138,6 +139,7 @@ Command train_command() {
                    {"tensorboard", "DIR", "write TensorBoard event files live in DIR/<run name>-<run id> (train/ and "
                                           "validation/, as Keras does); view with tensorboard --logdir DIR"},
                    kPrecisionOption,
+                   kDeviceOption,
                    kGpuMemoryOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);

@@ -61,6 +61,11 @@ inline const OptionSpec kPrecisionOption{"precision", "P",
 inline const OptionSpec kGpuMemoryOption{"gpu-memory-limit", "MIB",
                                          "never hold more than MIB of a GPU's memory (overrides "
                                          "training.gpu_memory_limit_mib; 0: grow on demand)"};
+inline const OptionSpec kDeviceOption{"device", "D",
+                                      "cpu (default) or cuda:N, as `devices` lists them (CUDA_VISIBLE_DEVICES applies)"};
+// --device, or "cpu"; throws a usage error naming the devices there are (and why no GPU is
+// offered) for one that is not.
+std::string device_option(const Args& args);
 // --gpu-memory-limit into p.training; throws a usage error when negative.
 void apply_gpu_memory_option(const Args& args, Project& p);
 // --precision as a policy (nullopt when absent); throws a usage error naming the choices.

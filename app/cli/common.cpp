@@ -3,6 +3,7 @@
 
 #include "command.h"
 #include "layerforge/core/error.h"
+#include "layerforge/devices/devices.h"
 #include "layerforge/run/session.h"  // default_weights_path
 
 namespace lf::cli {
@@ -41,6 +42,16 @@ std::vector<OptionSpec> data_options() {
             {"seed", "N", "override training.seed"},
             {"limit-train", "N", "use only the first N training samples"},
             {"limit-test", "N", "use only the first N test samples"}};
+}
+
+std::string device_option(const Args& args) {
+    const std::string device = args.value("device").value_or("cpu");
+    try {
+        backend_for(device);
+    } catch (const Error& e) {
+        throw input_error(std::string("option --device: ") + e.what());
+    }
+    return device;
 }
 
 void apply_gpu_memory_option(const Args& args, Project& p) {

@@ -32,9 +32,14 @@ BackendRegistry& backends() {
 
 Backend& backend_for(const std::string& device) {
     if (Backend* b = backends().for_device(device)) return *b;
+    const DeviceList list = list_devices();
     std::string known;
-    for (const DeviceInfo& d : list_devices().devices) known += (known.empty() ? "" : ", ") + d.id;
-    throw input_error("device '" + device + "' is not available (devices: " + known + ")");
+    for (const DeviceInfo& d : list.devices) known += (known.empty() ? "" : ", ") + d.id;
+    // Asked for a GPU where none is offered: say why, not only what there is.
+    const std::string why = device.rfind("cuda", 0) == 0 && !list.gpu_unavailable.empty()
+                                ? "; no GPU: " + list.gpu_unavailable
+                                : "";
+    throw input_error("device '" + device + "' is not available (devices: " + known + ")" + why);
 }
 
 DeviceList list_devices() {

@@ -40,12 +40,13 @@ bool load(FilePrediction& p, const SampleSpec& spec) {
 
 std::vector<FilePrediction> predict_image_files(Model& model, const Project& project,
                                                 const std::vector<std::string>& files,
-                                                const std::vector<float>& mean, const std::vector<float>& std) {
+                                                const std::vector<float>& mean, const std::vector<float>& std,
+                                                const std::string& device) {
     TensorDataset batch;
     batch.sample_shape = model.info(model.input_node()).layer.output;
     SampleSpec spec = sample_spec(project.dataset, batch.sample_shape);
     spec.mean = mean, spec.std = std;
-    Inference inference(model, project.training);
+    Inference inference(model, project.training, device);
     std::vector<FilePrediction> out(files.size());
     std::vector<FilePrediction*> loaded;
     for (std::size_t i = 0; i < files.size(); ++i) {

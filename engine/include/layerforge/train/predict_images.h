@@ -22,10 +22,11 @@ struct FilePrediction {
 // One result per file, in order, all predicted in one batch. mean/std: the standardisation the
 // weights were trained with (empty: scaled to [0, 1]). A file that cannot be read or decoded
 // gets its `error`; settings that cannot predict at all (the Input's shape, the dataset's image
-// options, the training configuration) throw lf::Error (Input).
+// options, the training configuration, an unknown device) throw lf::Error (Input).
 std::vector<FilePrediction> predict_image_files(Model& model, const Project& project,
                                                 const std::vector<std::string>& files,
-                                                const std::vector<float>& mean, const std::vector<float>& std);
+                                                const std::vector<float>& mean, const std::vector<float>& std,
+                                                const std::string& device = "cpu");
 
 // `names` completed with "class N" up to `classes` names (at least two: one unit is binary).
 std::vector<std::string> class_names_for(std::vector<std::string> names, std::int64_t classes);
