@@ -22,6 +22,8 @@
 #include "checkpoints/store_snapshot.h"
 #include "session/background_task.h"
 #include "session/studio_session.h"
+#include "tables/id_selection.h"
+#include "widgets/banner.h"
 
 namespace lf::ui {
 
@@ -122,29 +124,13 @@ void CheckpointBrowser::applySnapshot(StoreSnapshot snapshot) {
 
 void CheckpointBrowser::showMessage(const QString& text, bool error) {
     bannerIsStoreState_ = false;
-    banner_->setText(text);
-    banner_->setStyleSheet(error ? "QLabel { background: #fdecea; color: #8a1c14; padding: 6px; }"
-                                 : "QLabel { color: palette(mid); padding: 6px; }");
-    banner_->show();
+    showBanner(banner_, text, error);
     if (error) Q_EMIT failed(text);
 }
 
-QList<qint64> CheckpointBrowser::selectedCheckpoints() const {
-    QList<qint64> ids;
-    QModelIndexList rows = view_->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    for (const QModelIndex& i : rows) ids.append(i.data(CheckpointTableModel::IdRole).toLongLong());
-    return ids;
-}
+QList<qint64> CheckpointBrowser::selectedCheckpoints() const { return selectedIds(view_, CheckpointTableModel::IdRole); }
 
-void CheckpointBrowser::selectCheckpoints(const QList<qint64>& ids) {
-    QItemSelection selection;
-    for (int r = 0; r < proxy_->rowCount(); ++r) {
-        const QModelIndex i = proxy_->index(r, 0);
-        if (ids.contains(i.data(CheckpointTableModel::IdRole).toLongLong())) selection.select(i, i);
-    }
-    view_->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-}
+void CheckpointBrowser::selectCheckpoints(const QList<qint64>& ids) { selectIds(view_, ids, CheckpointTableModel::IdRole); }
 
 void CheckpointBrowser::updateActions() {
     const QList<qint64> ids = selectedCheckpoints();

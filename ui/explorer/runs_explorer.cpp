@@ -7,11 +7,11 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QTabWidget>
-#include <QScrollBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -25,6 +25,8 @@
 #include "explorer/run_table_model.h"
 #include "session/background_task.h"
 #include "session/studio_session.h"
+#include "tables/id_selection.h"
+#include "widgets/banner.h"
 
 namespace lf::ui {
 
@@ -163,30 +165,16 @@ void RunsExplorer::sizeFixedColumns() {
 
 void RunsExplorer::showMessage(const QString& text, bool error) {
     bannerIsStoreState_ = false;
-    banner_->setText(text);
-    banner_->setStyleSheet(error ? "QLabel { background: #fdecea; color: #8a1c14; padding: 6px; }"
-                                 : "QLabel { color: palette(mid); padding: 6px; }");
-    banner_->show();
+    showBanner(banner_, text, error);
     if (error) Q_EMIT failed(text);
 }
 
-QList<qint64> RunsExplorer::selectedRuns() const {
-    QList<qint64> ids;
-    QModelIndexList rows = view_->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    for (const QModelIndex& i : rows) ids.append(i.data(RunTableModel::IdRole).toLongLong());
-    return ids;
-}
+QList<qint64> RunsExplorer::selectedRuns() const { return selectedIds(view_, RunTableModel::IdRole); }
 
 void RunsExplorer::selectRuns(const QList<qint64>& ids) {
-    QItemSelection selection;
-    for (int r = 0; r < proxy_->rowCount(); ++r) {
-        const QModelIndex i = proxy_->index(r, 0);
-        if (ids.contains(i.data(RunTableModel::IdRole).toLongLong())) selection.select(i, i);
-    }
     {
-        const QSignalBlocker block(view_->selectionModel());  // one update below, not one per row
-        view_->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        const QSignalBlocker block(view_->selectionModel());  // one update below
+        selectIds(view_, ids, RunTableModel::IdRole);
     }
     view_->viewport()->update();
     onSelectionChanged();
