@@ -3,15 +3,14 @@
 #include <new>
 #include <utility>
 
-#include "layerforge/train/event_text.h"
-
 namespace lf::ui {
 
-namespace {
-
-constexpr auto kStepLogInterval = std::chrono::seconds(2);  // the log shows a step line this often
-
-}  // namespace
+TrainingWorker::TrainingWorker(int eventIntervalMs, Mailbox* mailbox)
+    : mailbox_(mailbox),
+      events_(std::chrono::milliseconds(eventIntervalMs),
+              {[this](const QString& line) { send([this, line] { Q_EMIT logLine(line); }); },
+               [this](std::vector<TrainEvent> steps) { send([this, steps = std::move(steps)] { Q_EMIT stepsLogged(steps); }); },
+               [this](const TrainEvent& e) { send([this, e] { Q_EMIT trainEvent(e); }); }}) {}
 
 void TrainingWorker::setSession(std::shared_ptr<TrainingSession> session) {
     std::lock_guard lock(sessionMutex_);
@@ -43,33 +42,7 @@ void TrainingWorker::run() {
     send([this, out] { Q_EMIT done(out); });
 }
 
-void TrainingWorker::on_event(const TrainEvent& e) {
-    if (e.kind == EventKind::Step) return onStep(e);
-    flushSteps();
-    if (e.kind != EventKind::Failed) {  // the controller reports failures as such
-        if (std::string text = event_text(e); !text.empty())
-            send([this, line = QString::fromStdString(text)] { Q_EMIT logLine(line); });
-    }
-    send([this, e] { Q_EMIT trainEvent(e); });
-}
-
-void TrainingWorker::onStep(const TrainEvent& e) {
-    pending_.push_back(e);
-    const auto now = Clock::now();
-    if (now - lastStep_ < interval_) return;
-    lastStep_ = now;
-    if (now - lastLog_ >= kStepLogInterval) {
-        lastLog_ = now;
-        send([this, text = QString::fromStdString(event_text(e))] { Q_EMIT logLine(text); });
-    }
-    flushSteps();
-    send([this, e] { Q_EMIT trainEvent(e); });
-}
-
-void TrainingWorker::flushSteps() {
-    if (pending_.empty()) return;
-    send([this, steps = std::exchange(pending_, {})] { Q_EMIT stepsLogged(steps); });
-}
+void TrainingWorker::on_event(const TrainEvent& e) { events_.route(e); }
 
 void TrainingWorker::on_line(const std::string& text) {
     send([this, line = QString::fromStdString(text)] { Q_EMIT logLine(line); });

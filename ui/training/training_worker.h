@@ -1,17 +1,15 @@
 #pragma once
 // Lives on the training thread: runs one TrainingSession and turns what it reports into Qt
 // signals, emitted on the controller's thread through its Mailbox. It takes every step (as the
-// run store does): all of them reach the charts, in batches of one interval (stepsLogged), while
-// the progress and the log get one Step event per interval; other events always pass, after the
-// steps before them.
+// run store does) and passes them on as EventRouter says.
 #include <QObject>
-#include <chrono>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "layerforge/run/session.h"
 #include "session/mailbox.h"
+#include "training/event_router.h"
 #include "training/training_types.h"
 
 namespace lf::ui {
@@ -19,7 +17,7 @@ namespace lf::ui {
 class TrainingWorker : public QObject, public TrainObserver, public SessionListener {
     Q_OBJECT
 public:
-    TrainingWorker(int eventIntervalMs, Mailbox* mailbox) : mailbox_(mailbox), interval_(eventIntervalMs) {}
+    TrainingWorker(int eventIntervalMs, Mailbox* mailbox);
     // The session reports to this worker, so it is made after it. The lock hands the session,
     // made on the UI thread, to run() on the training thread.
     void setSession(std::shared_ptr<TrainingSession> session);
@@ -42,17 +40,12 @@ Q_SIGNALS:
     void done(const lf::ui::TrainingOutcome& outcome);
 
 private:
-    using Clock = std::chrono::steady_clock;
     void send(std::function<void()> emitOnUiThread) { mailbox_->post(std::move(emitOnUiThread)); }
-    void onStep(const TrainEvent& e);
-    void flushSteps();
 
     Mailbox* mailbox_;
     std::mutex sessionMutex_;
     std::shared_ptr<TrainingSession> session_;
-    std::chrono::milliseconds interval_;
-    Clock::time_point lastStep_{}, lastLog_{};
-    std::vector<TrainEvent> pending_;  // steps not yet sent to the charts
+    EventRouter events_;  // on the training thread
     qint64 run_ = 0;
 };
 
