@@ -306,6 +306,22 @@ The example stays bound to Fashion-MNIST read into memory.</source>
         <source>%1 params, frozen</source>
         <translation>%1 个参数，已冻结</translation>
     </message>
+    <message>
+        <source>a run of several processes trains on the CPU in this version: choose the CPU device</source>
+        <translation>此版本中多进程训练只在 CPU 上运行：请选择 CPU 设备</translation>
+    </message>
+    <message>
+        <source>save the project first: the %1 processes read it from its file</source>
+        <translation>请先保存项目：%1 个进程从项目文件读取它</translation>
+    </message>
+    <message>
+        <source>cannot write %1 for the training processes: %2</source>
+        <translation>无法为训练进程写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Open MPI&apos;s mpirun is not installed: apt install openmpi-bin</source>
+        <translation>未安装 Open MPI 的 mpirun：apt install openmpi-bin</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::BindingSettings</name>
@@ -739,6 +755,21 @@ Problems: %4</source>
     <message>
         <source>Memory on %1</source>
         <translation>%1 上的内存</translation>
+    </message>
+</context>
+<context>
+    <name>lf::ui::DistributedJob</name>
+    <message>
+        <source>%1 could not be started; check that Open MPI is installed (apt install openmpi-bin)</source>
+        <translation>无法启动 %1；请检查是否已安装 Open MPI（apt install openmpi-bin）</translation>
+    </message>
+    <message>
+        <source>stopped: the processes were ended; the run keeps its last checkpoint</source>
+        <translation>已停止：进程已结束；该运行保留其最后一个检查点</translation>
+    </message>
+    <message>
+        <source>the training processes ended unexpectedly (exit code %1); the log has mpirun&apos;s output</source>
+        <translation>训练进程意外结束（退出码 %1）；日志中有 mpirun 的输出</translation>
     </message>
 </context>
 <context>
@@ -1782,6 +1813,33 @@ Overwrite them?</source>
     </message>
 </context>
 <context>
+    <name>lf::ui::ProcessesField</name>
+    <message>
+        <source>1 (in the studio)</source>
+        <translation>1（在工作室内）</translation>
+    </message>
+    <message>
+        <source>Train with N processes started by Open MPI&apos;s mpirun, each with its own engine: every process takes its share of each batch (the batch size stays the whole batch) and they average their gradients. 1 trains inside the studio. The processes run on this machine, or on the machines of a hostfile.</source>
+        <translation>用 Open MPI 的 mpirun 启动 N 个进程训练，每个进程有自己的引擎：每个进程处理每个批次中属于它的一份（批大小仍是整个批次），并对梯度取平均。1 表示在工作室内训练。进程运行在本机上，或运行在主机文件列出的机器上。</translation>
+    </message>
+    <message>
+        <source>none: all on this machine</source>
+        <translation>无：全部在本机</translation>
+    </message>
+    <message>
+        <source>An Open MPI hostfile listing the machines and their slots (mpirun --hostfile FILE); every machine needs Layerforge and the dataset at the same paths</source>
+        <translation>列出机器及其槽位的 Open MPI 主机文件（mpirun --hostfile FILE）；每台机器都需要在相同路径下有 Layerforge 和数据集</translation>
+    </message>
+    <message>
+        <source>Hostfile…</source>
+        <translation>主机文件…</translation>
+    </message>
+    <message>
+        <source>Open MPI hostfile</source>
+        <translation>Open MPI 主机文件</translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::ProjectDocument</name>
     <message>
         <source>Untitled</source>
@@ -1861,6 +1919,10 @@ Overwrite them?</source>
     <message>
         <source>TensorBoard logs</source>
         <translation>TensorBoard 日志</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程数</translation>
     </message>
 </context>
 <context>
@@ -2381,6 +2443,14 @@ Estimated training memory at batch %5: %6</source>
         <source>another project was opened: stopping the run</source>
         <translation>已打开另一个项目：正在停止训练</translation>
     </message>
+    <message>
+        <source>Cannot train: %1</source>
+        <translation>无法训练：%1</translation>
+    </message>
+    <message>
+        <source>%1 processes: %2 %3</source>
+        <translation>%1 个进程：%2 %3</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::TrainingPanel</name>
@@ -2423,6 +2493,14 @@ Estimated training memory at batch %5: %6</source>
     <message>
         <source>Cannot train: %1</source>
         <translation>无法训练：%1</translation>
+    </message>
+    <message>
+        <source>A run of several processes cannot pause: Stop ends it, and resuming from its last checkpoint (Checkpoints page) continues it</source>
+        <translation>多进程运行无法暂停：“停止”会结束它，从其最后一个检查点恢复（检查点页面）即可继续</translation>
+    </message>
+    <message>
+        <source>Pause between steps; Resume continues the run</source>
+        <translation>在步骤之间暂停；“继续”恢复运行</translation>
     </message>
 </context>
 <context>
@@ -2470,6 +2548,14 @@ Estimated training memory at batch %5: %6</source>
     <message>
         <source>%p%  done</source>
         <translation>%p%  完成</translation>
+    </message>
+    <message>
+        <source>Images per second of each training process, by rank (rank 0 first)</source>
+        <translation>每个训练进程每秒处理的图像数，按 rank 排列（rank 0 在前）</translation>
+    </message>
+    <message>
+        <source>%1 processes: %2 img/s</source>
+        <translation>%1 个进程：%2 图像/秒</translation>
     </message>
 </context>
 <context>

@@ -11,13 +11,14 @@
 
 #include "layerforge/devices/devices.h"
 #include "training/memory_bar.h"
+#include "training/processes_field.h"
 
 namespace lf::ui {
 
-RunOptionsForm::RunOptionsForm(QWidget* parent)
+RunOptionsForm::RunOptionsForm(const QString& mpirun, QWidget* parent)
     : QWidget(parent), everySteps_(new QSpinBox), everyEpochs_(new QSpinBox), keep_(new QSpinBox),
       limitTrain_(new QSpinBox), bestMetric_(new QComboBox), bestMode_(new QComboBox), device_(new QComboBox), gpuNote_(new QLabel),
-      tensorboardDir_(new QLineEdit), tensorboardBrowse_(new QToolButton) {
+      tensorboardDir_(new QLineEdit), tensorboardBrowse_(new QToolButton), processes_(new ProcessesField(mpirun)) {
     everySteps_->setRange(0, 10000000);
     everySteps_->setSpecialValueText(tr("off"));
     everyEpochs_->setRange(0, 100000);
@@ -68,12 +69,14 @@ RunOptionsForm::RunOptionsForm(QWidget* parent)
     form->addRow(tr("Device"), device_);
     form->addRow(QString(), gpuNote_);
     form->addRow(tr("TensorBoard logs"), tensorboard);
+    form->addRow(tr("Processes"), processes_);
     setOptions(TrainingOptions{});
 
     for (QSpinBox* s : {everySteps_, everyEpochs_, keep_, limitTrain_}) connect(s, &QSpinBox::valueChanged, this, &RunOptionsForm::changed);
     for (QComboBox* c : {bestMode_, device_}) connect(c, &QComboBox::currentIndexChanged, this, &RunOptionsForm::changed);
     connect(bestMetric_, &QComboBox::currentTextChanged, this, &RunOptionsForm::changed);
     connect(tensorboardDir_, &QLineEdit::textChanged, this, &RunOptionsForm::changed);
+    connect(processes_, &ProcessesField::changed, this, &RunOptionsForm::changed);
 }
 
 QString RunOptionsForm::gpuNote() const { return gpuNote_->text(); }
@@ -87,6 +90,8 @@ TrainingOptions RunOptionsForm::options(TrainingOptions o) const {
     o.device = device_->currentData().toString();
     o.limitTrain = limitTrain_->value();
     o.tensorboardDir = tensorboardDir_->text().trimmed();
+    o.processes = processes_->processes();
+    o.hostfile = processes_->hostfile();
     return o;
 }
 

@@ -1,7 +1,5 @@
 #include "training/training_controller.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QThread>
 
 #include "document/project_document.h"
@@ -9,19 +7,11 @@
 #include "layerforge/run/session.h"
 #include "session/mailbox.h"
 #include "session/studio_session.h"
+#include "training/distributed_job.h"
+#include "training/job_project.h"
 #include "training/training_worker.h"
 
 namespace lf::ui {
-
-namespace {
-
-// Where the decode cache and the weights go: beside the project, or beside the untitled store.
-QString projectPathFor(const StudioSession& s) {
-    if (!s.projectPath().isEmpty()) return s.projectPath();
-    return QFileInfo(s.storePath()).dir().filePath("untitled.lfproj");
-}
-
-}  // namespace
 
 TrainingController::TrainingController(StudioSession* session, QObject* parent)
     : QObject(parent), session_(session), thread_(new QThread(this)), mailbox_(new Mailbox(this)) {
@@ -38,6 +28,7 @@ TrainingController::TrainingController(StudioSession* session, QObject* parent)
 }
 
 TrainingController::~TrainingController() {
+    delete job_.data();  // ends a job still running, before this object's slots go
     if (run_) run_->request_stop(/*finish_up=*/false);  // no test pass or weights while the app closes
     thread_->quit();
     thread_->wait();  // application exit: the run stops at its next step
@@ -53,8 +44,9 @@ bool TrainingController::launch(const QString& resumeSpec) {
         Q_EMIT logLine(tr("A training run is already going; stop it first."));
         return false;
     }
+    if (options_.processes > 1) return launchJob(resumeSpec);
     SessionOptions o;
-    o.project_path = projectPathFor(*session_).toStdString();
+    o.project_path = runProjectPath(*session_).toStdString();
     o.store_path = session_->storePath().toStdString();
     o.checkpoints.every_steps = options_.checkpointEverySteps;
     o.checkpoints.every_epochs = options_.checkpointEveryEpochs;
@@ -74,28 +66,59 @@ bool TrainingController::launch(const QString& resumeSpec) {
     run_ = std::make_shared<TrainingSession>(std::move(project), std::move(o), worker);
     worker->setSession(run_);
     worker->moveToThread(thread_);
-    connect(worker, &TrainingWorker::runRecorded, this, [this](qint64 id) {
+    connectSource(worker);
+    worker_ = worker;
+    begin(resumeSpec);
+    QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection);  // by name: see mailbox.h
+    return true;
+}
+
+bool TrainingController::launchJob(const QString& resumeSpec) {
+    const MpiHost host = thisHost();
+    QString problem = jobProblem(*session_, options_, host.mpirun), project;
+    if (problem.isEmpty()) project = writeJobProject(*session_, &problem);
+    if (!problem.isEmpty()) {
+        Q_EMIT logLine(tr("Cannot train: %1").arg(problem));
+        return false;
+    }
+    const QString cli = cliPath_.isEmpty() ? cliBesideStudio() : cliPath_;
+    auto* job = new DistributedJob(mpiTrainCommand(host, cli, project, options_, resumeSpec), options_.eventIntervalMs, this);
+    connectSource(job);
+    connect(job, &DistributedJob::rankThroughput, this, [this](const QList<double>& rates) {
+        if (!abandoned_) Q_EMIT rankThroughput(rates);
+    });
+    job_ = job;
+    begin(resumeSpec);
+    Q_EMIT logLine(tr("%1 processes: %2 %3").arg(options_.processes).arg(host.mpirun, job->command().arguments.join(' ')));
+    job->start();
+    return true;
+}
+
+// The two sources of a run, the in-process worker and a job of processes, emit the same signals.
+template <class Source>
+void TrainingController::connectSource(Source* source) {
+    connect(source, &Source::runRecorded, this, [this](qint64 id) {
         runId_ = id;
         Q_EMIT started(id);
     });
-    connect(worker, &TrainingWorker::trainEvent, this, &TrainingController::onEvent);
-    connect(worker, &TrainingWorker::stepsLogged, this, [this](const std::vector<lf::TrainEvent>& steps) {
+    connect(source, &Source::trainEvent, this, &TrainingController::onEvent);
+    connect(source, &Source::stepsLogged, this, [this](const std::vector<lf::TrainEvent>& steps) {
         if (!abandoned_) Q_EMIT stepsLogged(steps);
     });
-    connect(worker, &TrainingWorker::checkpointSaved, this, [this](qint64 id) {
+    connect(source, &Source::checkpointSaved, this, [this](qint64 id) {
         session_->notifyStoreChanged();
         Q_EMIT checkpointSaved(id);
     });
-    connect(worker, &TrainingWorker::logLine, this, &TrainingController::logLine);
-    connect(worker, &TrainingWorker::done, this, &TrainingController::onDone);
-    worker_ = worker;
+    connect(source, &Source::logLine, this, &TrainingController::logLine);
+    connect(source, &Source::done, this, &TrainingController::onDone);
+}
+
+void TrainingController::begin(const QString& resumeSpec) {
     runId_ = 0;
     abandoned_ = false;
     setState(State::Running);
     Q_EMIT logLine(resumeSpec.isEmpty() ? tr("starting a new run of %1").arg(session_->document()->displayName())
                                         : tr("resuming from checkpoint %1").arg(resumeSpec));
-    QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection);  // by name: see mailbox.h
-    return true;
 }
 
 void TrainingController::pause() {
@@ -109,8 +132,9 @@ void TrainingController::resume() {
 }
 
 void TrainingController::stop() {
-    if (!run_ || state_ == State::Idle || state_ == State::Stopping) return;
-    run_->request_stop();
+    if ((!run_ && !job_) || state_ == State::Idle || state_ == State::Stopping) return;
+    if (job_) job_->stop();
+    else run_->request_stop();
     setState(State::Stopping);
 }
 
@@ -127,6 +151,8 @@ void TrainingController::onEvent(const lf::TrainEvent& e) {
 void TrainingController::onDone(const lf::ui::TrainingOutcome& outcome) {
     if (worker_) worker_->deleteLater();
     worker_ = nullptr;
+    if (job_) job_->deleteLater();
+    job_ = nullptr;
     run_.reset();
     if (outcome.run) runId_ = outcome.run;
     if (!outcome.weights.isEmpty() && !abandoned_) session_->setWeights(outcome.weights.toStdString(), tr("run %1").arg(outcome.run));

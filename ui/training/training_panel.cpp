@@ -12,6 +12,8 @@
 #include "document/project_document.h"
 #include "session/studio_session.h"
 #include "training/device_gauge.h"
+#include "training/job_project.h"
+#include "training/mpi_command.h"
 #include "training/run_options_form.h"
 #include "training/training_progress.h"
 #include "training/training_settings_form.h"
@@ -31,8 +33,8 @@ QGroupBox* group(const QString& title, QWidget* content) {
 }  // namespace
 
 TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
-    : QWidget(parent), controller_(new TrainingController(session, this)),
-      settings_(new TrainingSettingsForm(session->document())), runOptions_(new RunOptionsForm),
+    : QWidget(parent), mpirun_(findMpirun()), controller_(new TrainingController(session, this)),
+      settings_(new TrainingSettingsForm(session->document())), runOptions_(new RunOptionsForm(mpirun_)),
       progress_(new TrainingProgress), gauge_(new DeviceGauge), chartsSplitter_(new QSplitter(Qt::Vertical)),
       start_(new QPushButton(tr("Start"))), pause_(new QPushButton(tr("Pause"))),
       resume_(new QPushButton(tr("Resume"))), stop_(new QPushButton(tr("Stop"))), blocked_(new QLabel) {
@@ -72,10 +74,15 @@ TrainingPanel::TrainingPanel(StudioSession* session, QWidget* parent)
         controller_->setOptions(runOptions_->options(controller_->options()));
         gauge_->setDevice(controller_->options().device);
         settings_->setDevice(controller_->options().device);
+        updateButtons();  // Processes and the device decide whether a job can start
     });
     connect(controller_, &TrainingController::stateChanged, this, &TrainingPanel::updateButtons);
     connect(session->document(), &ProjectDocument::changed, this, &TrainingPanel::updateButtons);
+    // A job's processes read the saved file: saving can let a job start.
+    connect(session->document(), &ProjectDocument::modifiedChanged, this, &TrainingPanel::updateButtons);
+    connect(session->document(), &ProjectDocument::fileNameChanged, this, &TrainingPanel::updateButtons);
     connect(controller_, &TrainingController::trainEvent, progress_, &TrainingProgress::showTrainEvent);
+    connect(controller_, &TrainingController::rankThroughput, progress_, &TrainingProgress::showRankThroughput);
     connect(controller_, &TrainingController::finished, progress_, [this](lf::RunStatus status, const QString& message) {
         if (!controller_->abandoned()) progress_->showEnd(status, message);  // else: the previous project's run
     });
@@ -108,13 +115,18 @@ void TrainingPanel::updateButtons() {
     using S = TrainingController::State;
     const S s = controller_->state();
     // What training requires of the graph, as the engine checks it when a run starts.
-    const QString problem = trainingProblem(controller_->session()->document()->analysis());
+    QString problem = trainingProblem(controller_->session()->document()->analysis());
+    if (problem.isEmpty()) problem = jobProblem(*controller_->session(), controller_->options(), mpirun_);
     start_->setEnabled(s == S::Idle && problem.isEmpty());
     start_->setToolTip(problem.isEmpty() ? tr("Train the project as it is now; later edits apply to the next run")
                                          : tr("Cannot train: %1").arg(problem));
     blocked_->setText(problem.isEmpty() ? QString() : tr("Cannot train: %1").arg(problem));
     blocked_->setVisible(!problem.isEmpty());
-    pause_->setEnabled(s == S::Running);
+    const bool job = controller_->isJob() || (s == S::Idle && controller_->options().processes > 1);
+    pause_->setEnabled(s == S::Running && !job);
+    pause_->setToolTip(job ? tr("A run of several processes cannot pause: Stop ends it, and resuming from its last "
+                                "checkpoint (Checkpoints page) continues it")
+                           : tr("Pause between steps; Resume continues the run"));
     resume_->setEnabled(s == S::Paused);
     stop_->setEnabled(s == S::Running || s == S::Paused);
     runOptions_->setEnabled(s == S::Idle);

@@ -48,6 +48,7 @@ private:
     QWidget* buildControls();
     void updateButtons();
 
+    QString mpirun_;  // Open MPI's launcher, looked up once: empty when it is not installed
     TrainingController* controller_;
     TrainingSettingsForm* settings_;
     RunOptionsForm* runOptions_;

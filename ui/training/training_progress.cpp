@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -11,7 +12,7 @@
 namespace lf::ui {
 
 TrainingProgress::TrainingProgress(QWidget* parent)
-    : QWidget(parent), bar_(new QProgressBar), status_(new QLabel), dataBound_(new QLabel) {
+    : QWidget(parent), bar_(new QProgressBar), status_(new QLabel), dataBound_(new QLabel), ranks_(new QLabel) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(bar_);
@@ -19,6 +20,9 @@ TrainingProgress::TrainingProgress(QWidget* parent)
     row->addWidget(status_, 1);
     row->addWidget(dataBound_);
     layout->addLayout(row);
+    ranks_->setObjectName("rankThroughput");
+    ranks_->setToolTip(tr("Images per second of each training process, by rank (rank 0 first)"));
+    layout->addWidget(ranks_);
     dataBound_->setStyleSheet("color: #a15c00; font-weight: bold");
     dataBound_->setToolTip(tr("The trainer waits for images more than 10% of the time: add decoding workers, "
                               "cache the decoded images or use smaller images."));
@@ -27,6 +31,7 @@ TrainingProgress::TrainingProgress(QWidget* parent)
 
 QString TrainingProgress::statusText() const { return status_->text(); }
 bool TrainingProgress::dataBound() const { return !dataBound_->isHidden(); }
+QString TrainingProgress::ranksText() const { return ranks_->isHidden() ? QString() : ranks_->text(); }
 
 void TrainingProgress::clear() {
     bar_->setRange(0, 1);
@@ -34,6 +39,15 @@ void TrainingProgress::clear() {
     bar_->setFormat(tr("not running"));
     status_->clear();
     dataBound_->hide();
+    ranks_->clear();
+    ranks_->hide();
+}
+
+void TrainingProgress::showRankThroughput(const QList<double>& imagesPerSecond) {
+    QStringList rates;
+    for (double r : imagesPerSecond) rates << QLocale().toString(r, 'f', 0);
+    ranks_->setText(tr("%1 processes: %2 img/s").arg(imagesPerSecond.size()).arg(rates.join(QStringLiteral(" + "))));
+    ranks_->setVisible(!imagesPerSecond.isEmpty());
 }
 
 void TrainingProgress::showTrainEvent(const lf::TrainEvent& e) {

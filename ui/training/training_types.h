@@ -23,6 +23,8 @@ struct TrainingOptions {
     QString tensorboardDir;       // TensorBoard event files written live there, as --tensorboard DIR (empty: off)
     qint64 logEvery = 5;          // the trainer measures img/s and ETA over N steps ...
     int eventIntervalMs = 200;    // ... the progress gets one step event per interval; the charts every step
+    int processes = 1;            // > 1: a data-parallel job of that many layerforge-cli processes under mpirun
+    QString hostfile;             // with processes > 1: mpirun --hostfile (empty: all on this machine)
 };
 
 // How a run ended, as the training thread reports it.
