@@ -23,6 +23,7 @@
 #include "training/training_panel.h"
 #include "training/training_progress.h"
 #include "image_folder_fixture.h"
+#include "train_event_spy.h"
 
 using namespace lf;
 using namespace lf::ui;
@@ -66,12 +67,6 @@ bool write(const QString& path, const QByteArray& text) {
 QString read(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
-int countKind(const QSignalSpy& spy, EventKind kind) {
-    int n = 0;
-    for (const auto& args : spy) n += args.at(0).value<lf::TrainEvent>().kind == kind;
-    return n;
 }
 
 }  // namespace

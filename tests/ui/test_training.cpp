@@ -28,20 +28,11 @@
 #include "training/training_progress.h"
 #include "training/training_settings_form.h"
 #include "image_folder_fixture.h"
+#include "train_event_spy.h"
 #include "ui_test_util.h"
 
 using namespace lf;
 using namespace lf::ui;
-
-namespace {
-
-int countKind(const QSignalSpy& spy, EventKind kind) {
-    int n = 0;
-    for (const auto& args : spy) n += args.at(0).value<lf::TrainEvent>().kind == kind;
-    return n;
-}
-
-}  // namespace
 
 class TestTraining : public QObject {
     Q_OBJECT
