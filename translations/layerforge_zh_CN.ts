@@ -322,6 +322,10 @@ The example stays bound to Fashion-MNIST read into memory.</source>
         <source>Open MPI&apos;s mpirun is not installed: apt install openmpi-bin</source>
         <translation>未安装 Open MPI 的 mpirun：apt install openmpi-bin</translation>
     </message>
+    <message>
+        <source>the hostfile %1 does not exist: choose another or clear it</source>
+        <translation>主机文件 %1 不存在：请选择其他文件或清空</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::BindingSettings</name>

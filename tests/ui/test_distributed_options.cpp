@@ -37,6 +37,11 @@ QString fakeMpirun(const QString& dir) {
     return path;
 }
 
+bool write(const QString& path, const QByteArray& text) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
 TrainingOptions job(int processes, const QString& hostfile = {}) {
     TrainingOptions o;
     o.processes = processes;
@@ -206,6 +211,9 @@ private Q_SLOTS:
         QCOMPARE(jobProblem(session, job(1), QString()), QString());  // in-process: no mpirun needed
         QCOMPARE(jobProblem(session, job(2), QString()), mpirunMissingReason());
         QCOMPARE(jobProblem(session, job(2), "/usr/bin/mpirun"), QString());  // untitled: a snapshot
+        QVERIFY(jobProblem(session, job(2, dir_.filePath("no-such-hostfile")), "/m").contains("no-such-hostfile"));
+        QVERIFY(write(dir_.filePath("hosts.mpi"), "localhost slots=2\n"));
+        QCOMPARE(jobProblem(session, job(2, dir_.filePath("hosts.mpi")), "/m"), QString());
         TrainingOptions gpu = job(2);
         gpu.device = "cuda:0";
         QVERIFY(jobProblem(session, gpu, "/usr/bin/mpirun").contains("CPU"));

@@ -19,6 +19,8 @@ QString runProjectPath(const StudioSession& s) {
 QString jobProblem(const StudioSession& s, const TrainingOptions& o, const QString& mpirun) {
     if (o.processes <= 1) return {};
     if (mpirun.isEmpty()) return mpirunMissingReason();
+    if (!o.hostfile.isEmpty() && !QFileInfo(o.hostfile).isFile())
+        return QObject::tr("the hostfile %1 does not exist: choose another or clear it").arg(o.hostfile);
     if (o.device != QLatin1String("cpu"))
         return QObject::tr("a run of several processes trains on the CPU in this version: choose the CPU device");
     const ProjectDocument* doc = s.document();

@@ -16,7 +16,8 @@ class StudioSession;
 // weights go beside it).
 QString runProjectPath(const StudioSession& s);
 
-// Why a run with these options cannot start as a job now; empty when it can (or is in-process).
+// Why a run with these options cannot start as a job now (no mpirun, a GPU device, a missing
+// hostfile, unsaved edits); empty when it can, or when it runs in the studio.
 QString jobProblem(const StudioSession& s, const TrainingOptions& o, const QString& mpirun);
 
 // The file the ranks train; empty and `error` set when the untitled snapshot cannot be written.
