@@ -11,6 +11,7 @@ pkgs=(
   dataset-fashion-mnist
   libonnx-dev libprotobuf-dev protobuf-compiler
   libhdf5-dev libzip-dev
+  openmpi-bin libopenmpi-dev
   python3-numpy python3-onnx python3-opencv python3-torch python3-torchvision python3-h5py
   xvfb xauth
 )

@@ -7,6 +7,7 @@
 #include "command.h"
 #include "layerforge/core/error.h"
 #include "layerforge/sweep/sweep_runner.h"
+#include "mpi_job.h"
 #include "progress.h"
 
 namespace lf::cli {
@@ -71,7 +72,7 @@ std::vector<TrialSettings> expand(const Args& args, Json& spec) {
     return grid_trials(params);
 }
 
-int run_sweep_command(const Args& args, const Reporter& out) {
+int sweep(const Args& args, const Reporter& out, Communicator* world, bool& together) {
     Project p = open_project(args);
     const std::string& path = args.positional()[0];
     if (auto v = args.integer("epochs")) {
@@ -102,11 +103,15 @@ int run_sweep_command(const Args& args, const Reporter& out) {
     }
     if (resume) o.name = *resume;
     else if (auto name = args.value("name")) o.name = *name;
-    else o.name = "sweep-" + std::to_string(open_store(path, true)->sweeps().size() + 1);
+    else if (!world || world->rank() == 0) o.name = "sweep-" + std::to_string(open_store(path, true)->sweeps().size() + 1);
+    if (world) world->broadcast(o.name, 0, {"the sweep's name", -1, true});  // rank 0's count of sweeps
+    o.communicator = world;
     ProgressPrinter progress(out);
     o.session.observers.push_back(&progress);
     SweepPrinter printer(out, o.metric);
     const SweepInfo s = run_sweep(p, trials, o, &printer);
+    together = true;  // this rank's trials are recorded; rank 0 waited for every rank's
+    if (world && world->rank() != 0) return 0;  // rank 0 lists the trials and says how the sweep went
 
     const bool maximize = objective_maximized(o.metric, o.mode);
     const std::optional<std::size_t> best = best_trial(s, maximize);
@@ -136,6 +141,10 @@ int run_sweep_command(const Args& args, const Reporter& out) {
     return best ? 0 : 1;
 }
 
+int run_sweep_command(const Args& args, const Reporter& out) {
+    return run_as_rank(args, [&](Communicator* world, bool& together) { return sweep(args, out, world, together); });
+}
+
 }  // namespace
 
 Command sweep_command() {
@@ -160,6 +169,8 @@ Command sweep_command() {
                    kPrecisionOption,
                    kDeviceOption,
                    kGpuMemoryOption,
+                   kDistributedOption,
+                   kRankTimeoutOption,
                    kJsonOption}};
     for (auto& o : data_options()) s.options.push_back(o);
     for (auto& o : dataset_options()) s.options.push_back(o);

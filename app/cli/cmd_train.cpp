@@ -4,6 +4,7 @@
 // The run itself is the engine's TrainingSession (train/session.h), which the studio runs too;
 // this file turns options into SessionOptions and session events into lines or JSON objects.
 #include "command.h"
+#include "mpi_job.h"
 #include "layerforge/core/error.h"
 #include "layerforge/run/session.h"
 #include "progress.h"
@@ -75,7 +76,7 @@ private:
     const Reporter& out_;
 };
 
-int run_train(const Args& args, const Reporter& out) {
+int train(const Args& args, const Reporter& out, Communicator* world, bool& together) {
     Project p = open_project(args);
     const std::string& path = args.positional()[0];
     if (auto v = args.integer("epochs")) {
@@ -92,12 +93,18 @@ int run_train(const Args& args, const Reporter& out) {
     }
     apply_gpu_memory_option(args, p);
     SessionOptions options = session_options(args, path);
+    options.communicator = world;
     options.fix_class_list = !apply_dataset_options(args, p);  // a --dataset folder is not the project's
     ProgressPrinter progress(out);
     options.observers.push_back(&progress);
     SessionPrinter printer(out);
     TrainingSession session(std::move(p), std::move(options), &printer);
     SessionResult r = session.run();
+    if (world) {  // every rank is done with the run (rank 0 has recorded it) before any leaves
+        double done = 1;
+        world->sum(&done, 1, {"the end of the run"});
+        together = true;
+    }
 
     if (r.fit.status == RunStatus::Failed) {
         out.object({{"event", "result"}, {"status", to_string(r.fit.status)}, {"message", r.fit.message}, {"run", r.run}});
@@ -110,6 +117,10 @@ int run_train(const Args& args, const Reporter& out) {
                 {"epochs_run", r.fit.epochs_run}, {"steps", r.fit.steps}, {"test", metrics_json(test.metrics)},
                 {"test_samples", test.samples}, {"history", history}, {"weights", r.weights_path}});
     return 0;
+}
+
+int run_train(const Args& args, const Reporter& out) {
+    return run_as_rank(args, [&](Communicator* world, bool& together) { return train(args, out, world, together); });
 }
 
 }  // namespace
@@ -136,6 +147,8 @@ Command train_command() {
                    {"best-mode", "MODE", "min, max or auto (max for accuracies)"},
                    {"run-name", "NAME", "name of the new run (default: the project's name)"},
                    {"notes", "TEXT", "notes stored with the new run"},
+                   kDistributedOption,
+                   kRankTimeoutOption,
                    {"tensorboard", "DIR", "write TensorBoard event files live in DIR/<run name>-<run id> (train/ and "
                                           "validation/, as Keras does); view with tensorboard --logdir DIR"},
                    kPrecisionOption,

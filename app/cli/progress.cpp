@@ -25,6 +25,7 @@ void ProgressPrinter::on_event(const TrainEvent& e) {
                          {"from_cache", e.data.from_cache}, {"failed", e.data.failed}};
         j["learning_rate"] = e.learning_rate;
         j["images_per_second"] = e.images_per_second;
+        if (!e.rank_images_per_second.empty()) j["rank_images_per_second"] = e.rank_images_per_second;
         j["eta_seconds"] = e.eta_seconds;
     } else if (e.kind == EventKind::EpochEnd) {
         j["metrics"] = metrics_json(e.metrics);

@@ -82,7 +82,7 @@ ImagePipeline::~ImagePipeline() {
     }
     work_cv_.notify_all();
     for (auto& t : threads_) t.join();
-    if (opts_.cache == CacheMode::File && cache_dirty_) {
+    if (opts_.cache == CacheMode::File && cache_dirty_ && !shard_.split()) {
         try {
             save_cache_file();
         } catch (const Error&) {  // a cache that cannot be written only costs time next run
@@ -94,8 +94,14 @@ Shape ImagePipeline::sample_shape() const {
     return Shape({Dim(opts_.sample.height), Dim(opts_.sample.width), Dim(opts_.sample.channels)});
 }
 
+void ImagePipeline::set_shard(Shard shard) {
+    std::lock_guard lock(mutex_);
+    shard_ = shard;
+}
+
 std::int64_t ImagePipeline::size() const {
     std::lock_guard lock(mutex_);
+    if (shard_.split()) return std::int64_t(files_.size());
     return std::int64_t(std::count_if(state_.begin(), state_.end(), [](std::uint8_t s) { return s != 2; }));
 }
 
@@ -112,14 +118,14 @@ void ImagePipeline::stop_epoch(std::unique_lock<std::mutex>& lock) {
 void ImagePipeline::start_epoch(std::int64_t epoch) {
     std::unique_lock lock(mutex_);
     stop_epoch(lock);
-    if (opts_.cache == CacheMode::File && cache_dirty_ &&
+    if (opts_.cache == CacheMode::File && cache_dirty_ && !shard_.split() &&
         std::find(state_.begin(), state_.end(), 0) == state_.end()) {
         save_cache_file();
         cache_dirty_ = false;
     }
     std::vector<std::int64_t> valid;
     for (std::size_t i = 0; i < files_.size(); ++i)
-        if (state_[i] != 2) valid.push_back(std::int64_t(i));
+        if (state_[i] != 2 || shard_.split()) valid.push_back(std::int64_t(i));
     order_.clear();
     if (opts_.shuffle) {
         for (std::int64_t k : shuffle_order(std::int64_t(valid.size()), opts_.shuffle_buffer, mix(opts_.seed, std::uint64_t(epoch))))
@@ -164,6 +170,7 @@ void ImagePipeline::worker() {
 
 bool ImagePipeline::load(std::int64_t file, Image& out, std::int64_t& decoded, std::int64_t& cached) {
     const std::size_t f = std::size_t(file);
+    if (state_[f] == 2) return false;  // failed before (a split source keeps it in the order)
     if (state_[f] == 1) {
         const std::uint8_t* p = cache_.data() + f * sample_bytes_;
         out.width = opts_.sample.width, out.height = opts_.sample.height, out.channels = opts_.sample.channels;
@@ -202,7 +209,8 @@ bool ImagePipeline::load(std::int64_t file, Image& out, std::int64_t& decoded, s
 
 void ImagePipeline::fill(Slot& slot, std::int64_t batch, std::int64_t epoch, Image& scratch) {
     const std::int64_t bs = opts_.batch_size, n = std::int64_t(order_.size());
-    const std::int64_t begin = batch * bs, end = std::min(n, begin + bs);
+    const std::int64_t first = batch * bs, global = std::min(n, first + bs) - first;
+    const std::int64_t begin = first + shard_.begin(global), end = first + shard_.end(global);
     const std::size_t width = sample_bytes_;
     const AugmentSpec* aug = opts_.augment ? &opts_.augmentation : nullptr;
     std::int64_t count = 0, decoded = 0, cached = 0, failed = 0;
@@ -235,7 +243,7 @@ BatchView ImagePipeline::next() {
         wait_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
         ++consumed_;
         if (!lost_.empty()) throw runtime_error(lost_);  // the workers finished their batches: no one waits
-        if (slot.count > 0) return {slot.images.data(), slot.labels.data(), slot.count};
+        if (slot.count > 0 || shard_.split()) return {slot.images.data(), slot.labels.data(), slot.count};
     }
 }
 

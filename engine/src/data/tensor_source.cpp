@@ -24,15 +24,16 @@ void TensorSource::start_epoch(std::int64_t) {
 }
 
 BatchView TensorSource::next() {
-    const std::int64_t count = std::min(batch_, data_.size() - pos_);
-    if (count <= 0) return {};
+    const std::int64_t global = std::min(batch_, data_.size() - pos_);
+    if (global <= 0) return {};
+    const std::int64_t first = pos_ + shard_.begin(global), count = shard_.size(global);
     const std::size_t width = std::size_t(data_.sample_shape.elements());
     for (std::int64_t i = 0; i < count; ++i) {
-        const std::int64_t index = order_[std::size_t(pos_ + i)];
+        const std::int64_t index = order_[std::size_t(first + i)];
         std::memcpy(images_.data() + std::size_t(i) * width, data_.sample(index), width * sizeof(float));
         labels_[std::size_t(i)] = data_.labels[std::size_t(index)];
     }
-    pos_ += count;
+    pos_ += global;
     return {images_.data(), labels_.data(), count};
 }
 

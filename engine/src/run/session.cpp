@@ -14,6 +14,7 @@
 #include "layerforge/store/checkpoint.h"
 #include "layerforge/store/weights_file.h"
 #include "layerforge/tensorboard/tensorboard_logger.h"
+#include "layerforge/train/communicator.h"
 #include "layerforge/train/event_text.h"
 #include "layerforge/train/memory_budget.h"
 #include "run/initial_weights.h"
@@ -173,16 +174,18 @@ void TrainingSession::request_stop(bool finish_up) {
 
 namespace {
 
-// The test metrics and the trained weights, the last of a run's outputs.
-void save_outcome(const Project& p, const BoundSources& data, Trainer& trainer, Model& model, RunStore& store,
+// The test metrics (every rank takes part) and, on rank 0, the trained weights: the last of a
+// run's outputs.
+void save_outcome(const Project& p, const BoundSources& data, Trainer& trainer, Model& model, RunStore* store,
                   const std::string& weights_path, SessionResult& result) {
     if (data.test) {
         result.test = trainer.evaluate(*data.test);
         std::vector<MetricRow> rows;
         for (const auto& [k, v] : result.test->metrics)
             rows.push_back({result.run, trainer.optimizer().iterations(), 0, "test", k, v, 0});
-        store.append_metrics(rows);
+        if (store) store->append_metrics(rows);
     }
+    if (!store) return;
     result.weights_path = weights_path;
     std::map<std::string, std::string> meta = {{"format", "layerforge-weights"}, {"project", p.name},
                                                {"classes", Json(data.class_names).dump()}};
@@ -191,18 +194,32 @@ void save_outcome(const Project& p, const BoundSources& data, Trainer& trainer, 
     write_file_atomic(result.weights_path, result.weights, "weights");
 }
 
+// The processes of a data-parallel run, for the run's settings: `runs compare` shows them.
+Json world_json(const Communicator& comm) {
+    Json hosts = Json::array();
+    for (int r = 0; r < comm.size(); ++r) hosts.push_back(comm.host(r));
+    return {{"processes", comm.size()}, {"hosts", hosts}};
+}
+
 }  // namespace
 
 SessionResult TrainingSession::run() {
     Project& p = project_;
     const SessionOptions& o = options_;
-    SessionListener& out = *listener_;
+    Communicator* const comm = o.communicator;
+    const bool leader = !comm || comm->rank() == 0;  // the one process that records the run
+    SessionListener& out = leader ? *listener_ : silent_;
     const std::string store_path = o.store_path.empty() ? RunStore::path_for_project(o.project_path) : o.store_path;
     std::optional<CheckpointInfo> from;  // the checkpoint a resume continues from
     if (o.resume) {  // its run's precision decides the plans, so it is looked up first
-        RunStore recorded(store_path, false);
-        from = recorded.resolve(o.resume->empty() ? "latest" : *o.resume, o.resume_run);
-        p.training.precision = resumed_precision(recorded.run(from->run), p, o.precision, out);
+        std::string precision;
+        if (leader) {
+            RunStore recorded(store_path, false);
+            from = recorded.resolve(o.resume->empty() ? "latest" : *o.resume, o.resume_run);
+            precision = to_string(resumed_precision(recorded.run(from->run), p, o.precision, out));
+        }
+        if (comm) comm->broadcast(precision, 0, {"the resumed run's settings", -1, true});
+        p.training.precision = parse_precision(precision).value_or(Precision::Float32);
     } else if (o.precision) {
         p.training.precision = *o.precision;
     }
@@ -214,18 +231,24 @@ SessionResult TrainingSession::run() {
             ? std::string()
             : start_from_weights_file(model, initial_weights_path(o.project_path, p.training.initial_weights), p.training.seed);
     Trainer trainer(model, p.training, o.device);
+    trainer.set_communicator(comm);
     trainer.add_observer(gate_.get());
     for (TrainObserver* obs : o.observers) trainer.add_observer(obs);
     trainer.set_log_every(o.log_every);
     // Before the data: a read-only folder or a store that cannot be written stops here, before
     // any file is read or any epoch runs.
     const std::string weights_path = !o.weights_path.empty() ? o.weights_path : default_weights_path(o.project_path);
-    require_writable_folder(folder_of(store_path), "the run store " + store_path + " records the run there");
-    require_writable_folder(folder_of(weights_path), "the trained weights go to " + weights_path);
-    // One training per run store at a time: the weights, the project file and the store are shared.
-    const FileLock lock(store_path + ".lock", "another training of " +
-                                                  (o.project_path.empty() ? store_path : o.project_path) + " is running");
-    RunStore store(store_path, true);
+    std::optional<FileLock> lock;
+    std::optional<RunStore> store;
+    if (leader) {
+        require_writable_folder(folder_of(store_path), "the run store " + store_path + " records the run there");
+        require_writable_folder(folder_of(weights_path), "the trained weights go to " + weights_path);
+        // One training per run store at a time: the weights, the project file and the store are shared.
+        if (o.lock_store)
+            lock.emplace(store_path + ".lock",
+                         "another training of " + (o.project_path.empty() ? store_path : o.project_path) + " is running");
+        store.emplace(store_path, true);
+    }
 
     std::unique_ptr<BoundSources> data = bind_project_data(p, o.project_path);
     out.on_line(data_summary(*data));
@@ -233,7 +256,7 @@ SessionResult TrainingSession::run() {
     out.on_data_bound(*data);
     if (p.dataset.kind == "image-folder" && p.dataset.classes.empty() && o.fix_class_list) {
         p.dataset.classes = data->class_names;
-        if (o.write_project) {
+        if (o.write_project && leader) {
             save_project(p, o.project_path);
             out.on_line("saved the class list in " + o.project_path);
         }
@@ -243,13 +266,23 @@ SessionResult TrainingSession::run() {
     SessionResult result;
     result.class_names = data->class_names;
     std::optional<TrainState> resume;
-    if (from) {
+    if (o.resume) {
+        std::string blob;
+        std::string source = "rank 0's checkpoint";
+        if (leader) {
+            blob = store->checkpoint_blob(from->id);
+            source = store->path() + " checkpoint " + std::to_string(from->id);
+        }
+        if (comm) comm->broadcast(blob, 0, {"the resumed checkpoint", -1, true});
+        resume = restore_checkpoint(model, trainer.optimizer(), blob, source);
+    }
+    if (!leader) {
+        // ranks other than 0 skip the run store
+    } else if (from) {
         const CheckpointInfo& c = *from;
-        resume = restore_checkpoint(model, trainer.optimizer(), store.checkpoint_blob(c.id),
-                                    store.path() + " checkpoint " + std::to_string(c.id));
         result.run = c.run;
-        store.delete_metrics_after(result.run, c.step);
-        store.set_status(result.run, RunStatus::Running);
+        store->delete_metrics_after(result.run, c.step);
+        store->set_status(result.run, RunStatus::Running);
         out.on_line("resuming run " + std::to_string(result.run) + " from " + c.name() + " (id " +
                     std::to_string(c.id) + ", epoch " + std::to_string(c.epoch) + ")");
         out.on_resumed(result.run, c);
@@ -257,6 +290,11 @@ SessionResult TrainingSession::run() {
         out.on_line(!start.empty() ? start
                                    : "starting from random weights (seed " + std::to_string(p.training.seed) + ")");
         auto [graph, settings] = snapshots(p);
+        if (comm) {
+            Json doc = Json::parse(settings);
+            doc["distributed"] = world_json(*comm);
+            settings = doc.dump();
+        }
         RunInfo r;
         r.name = !o.run_name.empty() ? o.run_name : p.name.empty() ? std::string("run") : p.name;
         r.graph = graph;
@@ -265,36 +303,45 @@ SessionResult TrainingSession::run() {
         r.device = o.device;
         r.notes = o.notes;
         r.tags = o.tags;
-        result.run = store.create_run(r);
-        out.on_line("run " + std::to_string(result.run) + " recorded in " + store.path());
-        out.on_run_created(result.run, store.path());
+        result.run = store->create_run(r);
+        out.on_line("run " + std::to_string(result.run) + " recorded in " + store->path());
+        out.on_run_created(result.run, store->path());
     }
+    if (comm && leader)
+        out.on_line("data-parallel: " + std::to_string(comm->size()) + " processes share each batch of " +
+                    std::to_string(p.training.batch_size) + " (hosts " + world_json(*comm)["hosts"].dump() + ")");
 
-    RunRecorder recorder(store, result.run, model, trainer.optimizer(), policy);
+    std::optional<RunRecorder> recorder;
     std::optional<CheckpointInfo> last_saved;  // named when the run fails: what is safe to restore
-    recorder.on_saved = [&](const CheckpointInfo& c) {
-        last_saved = c;
-        out.on_line("checkpoint " + c.name() + " saved (id " + std::to_string(c.id) + ")");
-        out.on_checkpoint(c);
-    };
-    trainer.add_observer(&recorder);
-    trainer.set_checkpointing(o.checkpoints, &recorder);
     std::optional<tensorboard::TensorBoardLogger> tensorboard;
-    if (!o.tensorboard_dir.empty()) {
-        const std::string folder =
-            (std::filesystem::path(o.tensorboard_dir) / tensorboard::run_folder_name(store.run(result.run).name, result.run))
-                .string();
-        out.on_line("TensorBoard logs in " + folder + " (view them with: tensorboard --logdir " + o.tensorboard_dir + ")");
-        tensorboard.emplace(folder, result.run, from ? std::optional(from->step) : std::nullopt,
-                            [&out](const std::string& m) { out.on_line("warning: " + m); });
-        trainer.add_observer(&*tensorboard);
+    if (leader) {
+        recorder.emplace(*store, result.run, model, trainer.optimizer(), policy);
+        recorder->on_saved = [&](const CheckpointInfo& c) {
+            last_saved = c;
+            out.on_line("checkpoint " + c.name() + " saved (id " + std::to_string(c.id) + ")");
+            out.on_checkpoint(c);
+        };
+        trainer.add_observer(&*recorder);
+        trainer.set_checkpointing(o.checkpoints, &*recorder);
+        if (!o.tensorboard_dir.empty()) {
+            const std::string folder = (std::filesystem::path(o.tensorboard_dir) /
+                                        tensorboard::run_folder_name(store->run(result.run).name, result.run))
+                                           .string();
+            out.on_line("TensorBoard logs in " + folder + " (view them with: tensorboard --logdir " + o.tensorboard_dir + ")");
+            tensorboard.emplace(folder, result.run, from ? std::optional(from->step) : std::nullopt,
+                                [&out](const std::string& m) { out.on_line("warning: " + m); });
+            trainer.add_observer(&*tensorboard);
+        }
     }
+    auto fail_run = [&](std::string* message) {
+        if (recorder) record_failure(*recorder, message);
+    };
     set_trainer(&trainer);
     try {
         result.fit = trainer.fit(*data->train, data->validation.get(), resume ? &*resume : nullptr);
     } catch (...) {  // bad input found by the fit, out of memory: the run ends as failed, its checkpoints stay
         set_trainer(nullptr);
-        record_failure(recorder, nullptr);  // the error in flight is the one to report
+        fail_run(nullptr);  // the error in flight is the one to report
         throw;
     }
     set_trainer(nullptr);
@@ -305,30 +352,30 @@ SessionResult TrainingSession::run() {
             result.fit.message += "; the run's last checkpoint, " + last_saved->name() + " (epoch " +
                                   std::to_string(last_saved->epoch) + "), is kept";
         }
-        record_failure(recorder, &result.fit.message);
+        fail_run(&result.fit.message);
     }
     const std::vector<FileProblem> problems = pipeline_problems(*data);
     for (const FileProblem& f : problems) out.on_line("skipped " + f.path + ": " + f.reason);
     if (!problems.empty()) out.on_pipeline_problems(problems);
     if (result.fit.status == RunStatus::Failed) return result;
     if (result.fit.status == RunStatus::Stopped && !finish_up_) {
-        recorder.finish(result.fit.status);
+        if (recorder) recorder->finish(result.fit.status);
         return result;
     }
     // The run is finished only once its weights are on disk: a full disk here fails it.
     try {
-        save_outcome(p, *data, trainer, model, store, weights_path, result);
+        save_outcome(p, *data, trainer, model, store ? &*store : nullptr, weights_path, result);
     } catch (...) {
-        record_failure(recorder, nullptr);
+        fail_run(nullptr);
         throw;
     }
-    recorder.finish(result.fit.status);
+    if (recorder) recorder->finish(result.fit.status);
     if (result.test)
         out.on_line("test  " + metrics_text(result.test->metrics) + "  (" + std::to_string(result.test->samples) +
                     " samples)");
     else
         out.on_line("no test split (add a test/ folder beside train/ to get one)");
-    out.on_line("weights saved to " + result.weights_path);
+    if (leader) out.on_line("weights saved to " + result.weights_path);
     return result;
 }
 

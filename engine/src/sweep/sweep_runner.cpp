@@ -1,9 +1,13 @@
 #include "layerforge/sweep/sweep_runner.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <thread>
 
 #include "layerforge/core/error.h"
+#include "layerforge/train/communicator.h"
 
 namespace lf {
 
@@ -152,14 +156,24 @@ SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, 
     const bool maximize = objective_maximized(metric, o.mode);
     SweepListener silent;
     SweepListener& out = listener ? *listener : silent;
+    Communicator* const comm = o.communicator;
+    const int rank = comm ? comm->rank() : 0, ranks = comm ? comm->size() : 1;
     std::unique_ptr<RunStore> store = std::make_unique<RunStore>(store_path_of(o.session), true);
     bool continued = false;
-    SweepInfo sweep = open_sweep(*store, p, trials, o, continued);
+    std::optional<SweepInfo> opened;
+    if (rank == 0) opened = open_sweep(*store, p, trials, o, continued);
+    if (comm) {  // the others open the sweep rank 0 created (or checked)
+        double created = 1;
+        comm->sum(&created, 1, {"the creation of the sweep", -1, true});
+        if (rank != 0) opened = open_sweep(*store, p, trials, o, continued);
+    }
+    SweepInfo sweep = std::move(*opened);
     out.on_sweep(sweep, continued);
 
     for (SweepTrial& t : sweep.trials) {
-        if (done(t)) continue;
+        if (done(t) || t.index % ranks != rank) continue;
         SessionOptions so = o.session;
+        so.lock_store = !comm;
         // Trials count from 1 in run names, as the CLI lists them.
         so.run_name = (p.name.empty() ? std::string("run") : p.name) + " " + o.name + " #" + std::to_string(t.index + 1);
         so.tags.push_back("sweep:" + o.name);
@@ -173,8 +187,9 @@ SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, 
             t.run = 0;
             t.curve = "[]";
         }
-        std::vector<std::vector<double>> earlier;
-        for (const SweepTrial& e : sweep.trials)
+        std::vector<std::vector<double>> earlier;  // as the store has them: other ranks finish trials too
+        const SweepInfo stored = *store->sweep(o.name);
+        for (const SweepTrial& e : stored.trials)
             if (done(e) && e.index != t.index) earlier.push_back(curve_of(e));
         t.status = "running";
         store->update_trial(sweep.id, t);
@@ -203,6 +218,14 @@ SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, 
             message = "the run reported no " + metric + "; name the objective with --metric";
         store->update_trial(sweep.id, t);
         out.on_trial_ended(t, message);
+    }
+    // The other ranks' trials take as long as they take (no exchange timeout fits them): rank 0
+    // watches the store until every trial is done. A rank that dies ends the job through mpirun.
+    while (rank == 0 && ranks > 1) {
+        const SweepInfo now = *store->sweep(o.name);
+        if (std::all_of(now.trials.begin(), now.trials.end(), [](const SweepTrial& e) { return done(e) || e.status == "failed"; }))
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     return *store->sweep(o.name);
 }

@@ -11,6 +11,7 @@
 
 namespace lf {
 
+class DataParallel;
 class Loss;
 class Metric;
 class PlanCache;
@@ -25,9 +26,10 @@ void update_metrics(const std::vector<std::unique_ptr<Metric>>& metrics, const P
                     const std::int32_t* labels, std::int64_t count);
 
 // Loss and metrics over one epoch of `source`, in order, with the weights the device holds;
-// the metrics are reset first.
+// the metrics are reset first. With `parallel`, each rank takes its part of the source, with
+// rank 0's moving statistics, and the result (and the metrics' states) is the world's.
 EvalResult evaluate_batches(BatchSource& source, PlanCache& plans, const Loss& loss,
-                            const std::vector<std::unique_ptr<Metric>>& metrics);
+                            const std::vector<std::unique_ptr<Metric>>& metrics, DataParallel* parallel = nullptr);
 // The outputs over one epoch of `source`, in order: size() x output width.
 std::vector<float> predict_batches(BatchSource& source, PlanCache& plans);
 

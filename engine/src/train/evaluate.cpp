@@ -16,7 +16,7 @@ EvalResult Trainer::evaluate(const TensorDataset& data) {
 EvalResult Trainer::evaluate(BatchSource& data) {
     check_source(data.sample_shape(), data.class_names().size(), "evaluation");
     plans_->device().push_weights();
-    return evaluate_batches(data, *plans_, *loss_, metrics_);
+    return evaluate_batches(data, *plans_, *loss_, metrics_, parallel_.get());
 }
 
 std::vector<float> Trainer::predict(const TensorDataset& data) {

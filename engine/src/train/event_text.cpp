@@ -13,6 +13,14 @@ std::string fixed(double v, int digits) {
     return buf;
 }
 
+// " (ranks 5012 + 4987)": each rank's share of a data-parallel job's rate.
+std::string ranks_text(const std::vector<double>& rates) {
+    if (rates.empty()) return "";
+    std::string s = " (ranks ";
+    for (std::size_t r = 0; r < rates.size(); ++r) s += (r ? " + " : "") + fixed(rates[r], 0);
+    return s + ")";
+}
+
 }  // namespace
 
 std::string duration_text(double seconds) {
@@ -40,7 +48,8 @@ std::string event_text(const TrainEvent& e) {
         std::int64_t in_epoch = e.step - (e.epoch - 1) * e.steps_per_epoch;
         return "epoch " + std::to_string(e.epoch) + "/" + std::to_string(e.epochs) + "  step " +
                std::to_string(in_epoch) + "/" + std::to_string(e.steps_per_epoch) + "  " + metrics_text(e.metrics) +
-               "  " + fixed(e.images_per_second, 0) + " img/s  ETA " + duration_text(e.eta_seconds) +
+               "  " + fixed(e.images_per_second, 0) + " img/s" + ranks_text(e.rank_images_per_second) + "  ETA " +
+               duration_text(e.eta_seconds) +
                (e.data_wait_fraction > 0.1
                     ? "  data-bound (" + fixed(100 * e.data_wait_fraction, 0) + "% waiting for images)"
                     : "");

@@ -12,6 +12,7 @@
 #include "layerforge/train/optimizer.h"
 #include "layerforge/train/schedule.h"
 #include "train/batch_runs.h"
+#include "train/data_parallel.h"
 #include "train/plan_cache.h"
 
 namespace lf {
@@ -31,10 +32,23 @@ double lookup(const Metrics& m, const std::string& name) {
 }  // namespace
 
 FitLoop::FitLoop(Trainer& trainer, BatchSource& train, BatchSource* validation, const TrainState* resume)
-    : t_(trainer), train_(train), validation_(validation), n_(train.size()), bs_(std::min(train.batch_size(), n_)),
-      steps_per_epoch_(train.steps_per_epoch()), epochs_(trainer.config_.epochs) {
-    t_.plans_->get(bs_, true);  // the big allocations before the first step
-    if (n_ % bs_) t_.plans_->get(n_ % bs_, true);
+    : t_(trainer), train_(train), validation_(validation), parallel_(trainer.parallel_.get()),
+      reported_(parallel_ ? parallel_->world_metrics() : trainer.metrics_), n_(train.size()),
+      bs_(std::min(train.batch_size(), n_)), steps_per_epoch_(train.steps_per_epoch()), epochs_(trainer.config_.epochs) {
+    if (parallel_) {
+        const Communicator& c = parallel_->comm();
+        if (bs_ < c.size())
+            throw input_error("the training data has " + std::to_string(n_) + " samples, fewer than the " +
+                              std::to_string(c.size()) + " processes that would share each batch");
+        train_.set_shard({c.rank(), c.size()});  // the sizes above stay the global ones
+        parallel_->broadcast_weights();          // every rank starts from rank 0's
+    }
+    plan_bs_ = local_rows(bs_);
+    for (std::int64_t rows : {plan_bs_, local_rows(n_ % bs_)}) {  // the big allocations before the first step
+        if (rows == 0) continue;
+        PlanSlot& slot = t_.plans_->get(rows, true);
+        if (parallel_) parallel_->attach(*slot.plan);
+    }
     t_.plans_->device().push_weights();  // the host model's: initialised, restored or resumed
     running_.emplace_back("loss", 0.0);
     for (const auto& m : t_.metrics_) running_.emplace_back(m->name(), 0.0);
@@ -55,6 +69,8 @@ void FitLoop::resume(const TrainState& s) {
                               " metric states but the run reports " + std::to_string(t_.metrics_.size()) +
                               " metrics; resume with the metrics it was trained with");
         for (std::size_t i = 0; i < t_.metrics_.size(); ++i) t_.metrics_[i]->set_state(s.metric_states[i].second);
+        if (parallel_ && !parallel_->keeps_resumed_state())  // the world's sums count it once
+            for (auto& m : t_.metrics_) m->reset();
     }
     if (t_.early_stopping_ && s.early_stopping) t_.early_stopping_->set_state(*s.early_stopping);
     if (t_.reduce_lr_ && s.reduce_lr) t_.reduce_lr_->set_state(*s.reduce_lr);
@@ -108,23 +124,35 @@ void FitLoop::start_epoch() {
         seen_ = 0;
     }
     step_ = continuing ? first_step_ : 0;
-    window_images_ = 0;
+    window_images_ = window_rows_ = 0;
     window_wait_ = 0;
     window_start_ = Clock::now();
     ev_.epoch = epoch_;
 }
 
 FitLoop::Flow FitLoop::step() {
+    if (parallel_ && step_ >= steps_per_epoch_) return Flow::EpochDone;  // a split source: every rank stops here
     const auto wait_start = Clock::now();
     BatchView batch;
-    if (std::string err = data_error([&] { batch = train_.next(); }); !err.empty()) return fail(err);
+    if (std::string err = data_error([&] { batch = train_.next(); }); !err.empty()) return fail_alone(err);
     window_wait_ += seconds_since(wait_start);
-    if (batch.count == 0) return Flow::EpochDone;
+    if (batch.count == 0 && !parallel_) return Flow::EpochDone;
 
-    PlanSlot& plan = feed_batch(batch);
     const std::int64_t it = t_.optimizer_->iterations();
     const double lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
-    const double loss = train_step(plan, batch.labels);
+    std::int64_t rows = batch.count;
+    PlanSlot* plan = nullptr;
+    double loss = 0;
+    if (parallel_) {
+        loss = parallel_step(batch, it, rows);
+        if (rows == 0) {  // nothing to learn from; the step still counts, as on every rank
+            ++step_;
+            return Flow::Next;
+        }
+    } else {
+        plan = &feed_batch(batch);
+        loss = train_step(*plan, batch.labels);
+    }
     ev_.step = it + 1;
     ev_.learning_rate = lr;
     if (!std::isfinite(loss))
@@ -132,10 +160,11 @@ FitLoop::Flow FitLoop::step() {
                     std::to_string(epoch_) + ", step " + std::to_string(it + 1) +
                     "; training stopped. Lower the learning rate or check the data.");
     apply_update(lr);
-    loss_sum_ += loss * double(batch.count);
-    seen_ += batch.count;
-    window_images_ += batch.count;
-    update_metrics(t_.metrics_, plan, batch.labels, batch.count);
+    loss_sum_ += loss * double(rows);
+    seen_ += rows;
+    window_images_ += rows;
+    window_rows_ += batch.count;
+    if (plan) update_metrics(t_.metrics_, *plan, batch.labels, batch.count);  // a parallel step did already
     ++result_.steps;
     ++step_;
 
@@ -151,7 +180,7 @@ FitLoop::Flow FitLoop::step() {
     if (log_point || every_step_) notify_step(log_point, last);
     if (ckpt) {
         at_end_ = snapshot(epoch_, step_, epoch_rng_, loss_sum_, seen_);
-        if (std::string err = offer(at_end_, ev_.metrics); !err.empty()) return fail(err);
+        if (std::string err = offer(at_end_, ev_.metrics); !err.empty()) return fail_alone(err);
     }
     if (t_.pause_) {  // wait_while_paused takes a copy of ev_: only when pausing
         const auto paused_at = Clock::now();
@@ -171,7 +200,8 @@ FitLoop::Flow FitLoop::end_epoch() {
     Metrics epoch_metrics = running_;  // also when failed files made the epoch shorter
     if (validation_) {
         EvalResult val;
-        if (std::string err = data_error([&] { val = evaluate_batches(*validation_, *t_.plans_, *t_.loss_, t_.metrics_); }); !err.empty()) return fail(err);
+        if (std::string err = data_error([&] { val = evaluate_batches(*validation_, *t_.plans_, *t_.loss_, t_.metrics_, parallel_); }); !err.empty())
+            return fail_alone(err);
         for (const auto& [k, v] : val.metrics) epoch_metrics.emplace_back("val_" + k, v);
     }
     epoch_metrics.emplace_back("lr", ev_.learning_rate);
@@ -193,7 +223,7 @@ FitLoop::Flow FitLoop::end_epoch() {
     at_end_ = snapshot(epoch_ + 1, 0, train_.shuffle_state(), 0, 0);
     const std::int64_t every = t_.checkpoint_policy_.every_epochs;
     if (every > 0 && epoch_ % every == 0)
-        if (std::string err = offer(at_end_, epoch_metrics); !err.empty()) return fail(err);
+        if (std::string err = offer(at_end_, epoch_metrics); !err.empty()) return fail_alone(err);
     if (stop_early)
         return finish(RunStatus::EarlyStopped,
                       "early stopping: " + t_.early_stopping_->monitor() + " did not improve after epoch " +
@@ -227,6 +257,30 @@ FitLoop::Flow FitLoop::finish(RunStatus status, const std::string& message, Even
 
 PlanSlot& FitLoop::feed_batch(const BatchView& batch) { return feed(*t_.plans_, batch, true); }
 
+std::int64_t FitLoop::local_rows(std::int64_t global_rows) const {
+    if (!parallel_) return global_rows;
+    const Communicator& c = parallel_->comm();
+    return Shard{c.rank(), c.size()}.size(global_rows);
+}
+
+double FitLoop::parallel_step(const BatchView& batch, std::int64_t it, std::int64_t& rows) {
+    const std::int64_t global_rows = std::min(bs_, n_ - step_ * bs_);  // before files that failed
+    double loss_sum = 0;
+    if (batch.count > 0) {
+        PlanSlot& plan = feed_batch(batch);
+        parallel_->begin_step(*plan.plan, batch.count, global_rows, it);
+        loss_sum = train_step(plan, batch.labels) * double(batch.count);
+        update_metrics(t_.metrics_, plan, batch.labels, batch.count);
+    } else {
+        parallel_->begin_step(*t_.plans_->get(plan_bs_, true).plan, 0, global_rows, it);
+        parallel_->skip_backward();
+    }
+    const DataParallel::Totals world = parallel_->finish_step(loss_sum, t_.stop_);
+    if (world.stop) t_.stop_ = true;  // a stop asked on one rank stops all at this step
+    rows = world.rows;
+    return rows > 0 ? world.loss_sum / double(rows) : 0.0;
+}
+
 // forward, the loss on the host, backward: the gradients land in the device model's buffer.
 double FitLoop::train_step(PlanSlot& plan, const std::int32_t* labels) {
     return plan.loss.train_step(*t_.loss_, labels);
@@ -239,6 +293,11 @@ void FitLoop::keep_best_weights() {
     best_weights_ = t_.model_.weights();
 }
 
+FitLoop::Flow FitLoop::fail_alone(const std::string& message) {
+    if (parallel_) parallel_->comm().abort(message);
+    return fail(message);
+}
+
 void FitLoop::restore_best_weights() {
     t_.model_.weights() = best_weights_;
     t_.plans_->device().push_weights();
@@ -246,10 +305,10 @@ void FitLoop::restore_best_weights() {
 
 // Dropout masks count the steps each plan ran: full batches, and one remainder per epoch.
 void FitLoop::seek_dropout(const TrainState& s) {
-    const std::int64_t full_per_epoch = n_ / bs_, done_epochs = s.epoch - 1;
-    t_.plans_->get(bs_, true).plan->seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
-    if (n_ % bs_)
-        t_.plans_->get(n_ % bs_, true).plan->seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
+    const std::int64_t full_per_epoch = n_ / bs_, done_epochs = s.epoch - 1, rest = local_rows(n_ % bs_);
+    t_.plans_->get(plan_bs_, true).plan->seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
+    if (rest)
+        t_.plans_->get(rest, true).plan->seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
 }
 
 TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, const std::string& rng, double loss_sum,
@@ -264,7 +323,7 @@ TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, con
     s.seen = seen;
     s.learning_rate = ev_.learning_rate;
     s.lr_scale = lr_scale_;
-    for (const auto& m : t_.metrics_) s.metric_states.emplace_back(m->name(), m->state());
+    for (const auto& m : reported_) s.metric_states.emplace_back(m->name(), m->state());
     if (t_.early_stopping_) s.early_stopping = t_.early_stopping_->state();
     if (t_.reduce_lr_) s.reduce_lr = t_.reduce_lr_->state();
     s.best_weights = best_weights_;
@@ -301,7 +360,7 @@ std::string FitLoop::data_error(Read&& read) {
 // Values only: the names were set once, so this allocates nothing.
 void FitLoop::refresh_running_metrics() {
     running_[0].second = seen_ ? loss_sum_ / double(seen_) : 0.0;
-    for (std::size_t i = 0; i < t_.metrics_.size(); ++i) running_[i + 1].second = t_.metrics_[i]->result();
+    for (std::size_t i = 0; i < reported_.size(); ++i) running_[i + 1].second = reported_[i]->result();
 }
 
 void FitLoop::report_window() {
@@ -313,13 +372,14 @@ void FitLoop::report_window() {
     const double steps_left = double(ev_.total_steps - done_before_ - result_.steps);  // this fit only
     ev_.eta_seconds = ev_.images_per_second > 0 ? steps_left * double(bs_) / ev_.images_per_second : 0;
     ev_.elapsed_seconds = seconds_since(run_start_);
-    window_images_ = 0;
+    if (parallel_) ev_.rank_images_per_second = parallel_->throughput(dt > 0 ? double(window_rows_) / dt : 0);
+    window_images_ = window_rows_ = 0;
     window_start_ = Clock::now();
     refresh_profile();
 }
 
 // Copy-assigned into the same steps each time: no allocation after the first.
-void FitLoop::refresh_profile() { ev_.profile = t_.plans_->get(bs_, true).plan->profile(); }
+void FitLoop::refresh_profile() { ev_.profile = t_.plans_->get(plan_bs_, true).plan->profile(); }
 
 // The last step of an epoch is reported by its EpochEnd event, except to every-step observers.
 void FitLoop::notify_step(bool log_point, bool last) {

@@ -14,6 +14,8 @@
 namespace lf {
 
 struct PlanSlot;
+class DataParallel;
+class Metric;
 
 class FitLoop {
 public:
@@ -32,10 +34,17 @@ private:
     Flow end_epoch();
     Flow finish(RunStatus status, const std::string& message, EventKind kind);
     Flow fail(const std::string& message) { return finish(RunStatus::Failed, message, EventKind::Failed); }
+    // A failure this rank alone saw (its data went away, its checkpoint was not saved): in a
+    // data-parallel run the other ranks would wait for it, so the whole job ends here.
+    Flow fail_alone(const std::string& message);
 
     // The plan and the device's weights, one function per interaction.
     PlanSlot& feed_batch(const BatchView& batch);
     double train_step(PlanSlot& plan, const std::int32_t* labels);
+    // This rank's part of a data-parallel step: returns the world's mean loss and sets `rows`
+    // to the world's rows (0: every file of the batch failed, on every rank).
+    double parallel_step(const BatchView& batch, std::int64_t it, std::int64_t& rows);
+    std::int64_t local_rows(std::int64_t global_rows) const;
     void apply_update(double lr);
     void keep_best_weights();
     void restore_best_weights();
@@ -56,9 +65,13 @@ private:
     Trainer& t_;
     BatchSource& train_;
     BatchSource* validation_;
+    DataParallel* parallel_;  // null: a single process
+    // The metrics the run reports: this process's, or in a data-parallel run the world's.
+    const std::vector<std::unique_ptr<Metric>>& reported_;
 
     // Fixed for the run.
-    const std::int64_t n_, bs_, steps_per_epoch_, epochs_;
+    const std::int64_t n_, bs_, steps_per_epoch_, epochs_;  // the global batch and its steps
+    std::int64_t plan_bs_ = 0;                                // this rank's rows of a full batch
     std::int64_t first_epoch_ = 1, first_step_ = 0;  // where this fit starts (a resume: mid-run)
     std::int64_t done_before_ = 0;                   // steps done before this fit
     bool every_step_ = false;                        // an observer wants every step
@@ -77,7 +90,8 @@ private:
 
     // The epoch so far.
     std::int64_t epoch_ = 0, step_ = 0;  // 1-based epoch, 0-based step in it
-    std::int64_t window_images_ = 0;     // since the last log point
+    std::int64_t window_images_ = 0;     // since the last log point (the world's)
+    std::int64_t window_rows_ = 0;       // of them, this rank's
     double window_wait_ = 0;
     Clock::time_point window_start_;
 };

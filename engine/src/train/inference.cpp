@@ -8,6 +8,7 @@
 #include "layerforge/train/metrics.h"
 #include "train/batch_runs.h"
 #include "train/configured.h"
+#include "train/data_parallel.h"
 #include "train/plan_cache.h"
 
 namespace lf {
@@ -30,7 +31,13 @@ namespace {
 template <class Visit>
 void for_each_batch(BatchSource& source, PlanCache& plans, Visit visit) {
     source.start_epoch(1);
-    for (BatchView b = source.next(); b.count; b = source.next()) {
+    const bool split = source.shard().split();  // counts its steps: a part may be empty
+    for (std::int64_t k = 0, n = source.steps_per_epoch(); !split || k < n; ++k) {
+        const BatchView b = source.next();
+        if (!b.count) {
+            if (split) continue;
+            break;
+        }
         PlanSlot& slot = feed(plans, b, false);
         slot.plan->forward();
         slot.loss.read();
@@ -41,15 +48,23 @@ void for_each_batch(BatchSource& source, PlanCache& plans, Visit visit) {
 }  // namespace
 
 EvalResult evaluate_batches(BatchSource& source, PlanCache& plans, const Loss& loss,
-                            const std::vector<std::unique_ptr<Metric>>& metrics) {
+                            const std::vector<std::unique_ptr<Metric>>& metrics, DataParallel* parallel) {
     EvalResult r;
     for (auto& m : metrics) m->reset();
+    if (parallel) {  // every rank evaluates its part of the data with rank 0's weights
+        const Communicator& c = parallel->comm();
+        source.set_shard({c.rank(), c.size()});
+        plans.device().pull_weights();
+        parallel->broadcast_moving_statistics();
+        plans.device().push_weights();
+    }
     double loss_sum = 0;
     for_each_batch(source, plans, [&](PlanSlot& p, const std::int32_t* labels, std::int64_t count) {
         loss_sum += p.loss.value(loss, labels) * double(count);
         update_metrics(metrics, p, labels, count);
         r.samples += count;
     });
+    if (parallel) parallel->reduce_evaluation(loss_sum, r.samples, metrics);
     if (r.samples == 0) return r;
     r.metrics.emplace_back("loss", loss_sum / double(r.samples));
     for (auto& m : metrics) r.metrics.emplace_back(m->name(), m->result());

@@ -18,6 +18,10 @@ public:
     void reset() override { correct_ = total_ = 0; }
     double result() const override { return total_ ? static_cast<double>(correct_) / total_ : 0.0; }
     std::vector<double> state() const override { return {double(correct_), double(total_)}; }
+    void read_state(std::vector<double>& out) const override {
+        out.resize(2);
+        out[0] = double(correct_), out[1] = double(total_);
+    }
     void set_state(const std::vector<double>& s) override {
         if (s.size() != 2) throw input_error("metric '" + name_ + "': a saved state needs 2 values");
         correct_ = std::int64_t(s[0]);

@@ -48,6 +48,15 @@ struct LayerProfile {
 };
 using PlanProfile = std::vector<LayerProfile>;  // the schedule's order
 
+// Told by backward() as it finishes each step (profile()'s order, reversed): that step's weight
+// gradients are final, so a data-parallel run can start reducing them while backward goes on
+// (PyTorch DDP's bucket hooks). Called on the thread that runs backward().
+class BackwardListener {
+public:
+    virtual ~BackwardListener() = default;
+    virtual void on_step_done(std::size_t step) = 0;  // an index into profile()
+};
+
 // Which array set_output_grad() receives.
 enum class OutputGrad {
     Output,  // d(loss)/d(output)
@@ -82,6 +91,8 @@ public:
     // Gradients of every weight land in the device model's gradient buffer; of activations in
     // the plan. Training plans only.
     virtual void backward() = 0;
+    // Null: none (the default). Every step is reported, those without weights too.
+    void set_backward_listener(BackwardListener* listener) { backward_listener_ = listener; }
     // d(loss)/d(input i) after backward(), with PlanOptions::input_grads.
     virtual void read_input_grad(float* host, std::size_t i = 0) const = 0;
 
@@ -106,9 +117,14 @@ public:
 
 protected:
     explicit Plan(PlanOptions options) : options_(std::move(options)) {}
+    // Backends call it in backward() after each step, in the order they finish them.
+    void step_done(std::size_t step) {
+        if (backward_listener_) backward_listener_->on_step_done(step);
+    }
 
 private:
     PlanOptions options_;
+    BackwardListener* backward_listener_ = nullptr;
 };
 
 }  // namespace lf

@@ -17,6 +17,18 @@ struct BatchView {
     std::int64_t count = 0;               // 0: the epoch is over
 };
 
+// One process's part of every batch in a data-parallel run of `world` processes: rows
+// [begin, end) of each global batch of `count` samples, so the ranks' parts are contiguous,
+// disjoint, cover the batch and differ in size by at most one (the later ranks get the extra
+// rows). A rank's part may be empty when the batch has fewer rows than there are ranks.
+struct Shard {
+    int rank = 0, world = 1;
+    bool split() const { return world > 1; }
+    std::int64_t begin(std::int64_t count) const { return count * rank / world; }
+    std::int64_t end(std::int64_t count) const { return count * (rank + 1) / world; }
+    std::int64_t size(std::int64_t count) const { return end(count) - begin(count); }
+};
+
 struct PipelineStats {
     std::int64_t queue_depth = 0, queue_capacity = 0;  // decoded batches waiting for the trainer
     double images_per_second = 0;   // decoded+transformed by the workers over the current epoch
@@ -44,6 +56,13 @@ public:
     // lf::Error (Input) for a damaged state.
     virtual std::string shuffle_state() const { return {}; }
     virtual void set_shuffle_state(const std::string& state) { (void)state; }
+    // Data parallelism: next() then gives this rank's rows of each global batch. size(),
+    // batch_size() and steps_per_epoch() stay the global ones, and every rank sees the same
+    // batches in the same order. A split source yields exactly steps_per_epoch() views per
+    // epoch, an empty one where its part of a batch is empty, so the ranks stay in step:
+    // its consumers count steps instead of waiting for an empty view. Set before start_epoch.
+    virtual void set_shard(Shard shard) = 0;
+    virtual Shard shard() const = 0;
 };
 
 // Today's in-memory data: a full Fisher-Yates shuffle per epoch from one generator seeded once
@@ -60,9 +79,12 @@ public:
     BatchView next() override;
     std::string shuffle_state() const override;
     void set_shuffle_state(const std::string& state) override;
+    void set_shard(Shard shard) override { shard_ = shard; }
+    Shard shard() const override { return shard_; }
 
 private:
     const TensorDataset& data_;
+    Shard shard_;
     std::int64_t batch_;
     bool shuffle_;
     std::vector<std::int64_t> order_;

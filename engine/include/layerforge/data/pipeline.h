@@ -59,6 +59,11 @@ public:
     void start_epoch(std::int64_t epoch) override;
     BatchView next() override;
     PipelineStats stats() const override;
+    // Split: failed files stay in the order (each rank knows only its own failures, and the
+    // ranks must shuffle the same list) and are skipped again from memory; the cache file is read
+    // but not written, as no rank decodes every file.
+    void set_shard(Shard shard) override;
+    Shard shard() const override { return shard_; }
 
     std::vector<FileProblem> problems() const;  // files that failed to decode so far
     const PipelineOptions& options() const { return opts_; }
@@ -85,6 +90,7 @@ private:
     std::vector<LabeledFile> files_;
     std::vector<std::string> classes_;
     PipelineOptions opts_;
+    Shard shard_;
     std::size_t sample_bytes_ = 0;
 
     // Per file: 0 unknown, 1 cached, 2 failed; written under mutex_ by the worker that owns the

@@ -54,7 +54,16 @@ struct SessionOptions {
     // later runs); `write_project` also saves it into the project file.
     bool fix_class_list = true;
     bool write_project = true;
+    // The run store's lock file: one training per store at a time. A sweep whose trials run at
+    // once on the ranks of an MPI job shares the store without it (each trial has weights of
+    // its own and writes no project file; SQLite orders their writes).
+    bool lock_store = true;
     std::vector<TrainObserver*> observers;  // called on the training thread, before the run store
+    // Data parallelism (Trainer::set_communicator): every rank runs this session. Rank 0 alone
+    // reads and writes the run store, the TensorBoard logs, the project file and the weights,
+    // and tells the listener; it sends a resumed checkpoint to the others. The run records the
+    // world size and hosts in its settings.
+    Communicator* communicator = nullptr;
 };
 
 // What happens around the fit. Called on the thread that runs the session.

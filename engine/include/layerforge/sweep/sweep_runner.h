@@ -1,5 +1,5 @@
 #pragma once
-// Runs a sweep's trials one after another, each a normal training run of the project tagged
+// Runs a sweep's trials one after another (or on the ranks of an MPI job), each a normal training run of the project tagged
 // "sweep:NAME", recording the sweep and every trial's result in the run store as it goes, so a
 // sweep interrupted by a crash continues with the trials it still owes.
 #include <optional>
@@ -18,6 +18,10 @@ struct SweepOptions {
     std::optional<MedianStop> median_stop;
     std::string spec = "{}";  // JSON stored with a new sweep: how its trials were made
     SessionOptions session;   // every trial's; the sweep sets its run name, tags and weights path
+    // Trials on the ranks of an MPI job instead of one after another: trial i trains on rank
+    // i mod N, each a single-process run, all recording into the one store. Rank 0 creates the
+    // sweep; run_sweep returns on rank 0 once every rank's trials are done.
+    Communicator* communicator = nullptr;
 };
 
 // What happens around the trials, besides each trial's own session events.

@@ -20,6 +20,9 @@ public:
     // The accumulated state as numbers, so a resumed run continues an epoch's running value.
     virtual std::vector<double> state() const = 0;
     virtual void set_state(const std::vector<double>& s) = 0;  // throws lf::Error on a bad size
+    // state() into `out`, allocating nothing once `out` has the size. A data-parallel run adds
+    // the ranks' states every step, so a state must be sums (counts, totals), as Keras' are.
+    virtual void read_state(std::vector<double>& out) const { out = state(); }
 };
 
 // Names: "accuracy", "sparse_categorical_accuracy", "top_k_accuracy" (k = 5), "top3_accuracy" (any k).

@@ -27,6 +27,8 @@ class LrSchedule;
 class EarlyStopping;
 class ReduceLROnPlateau;
 class PlanCache;
+class Communicator;
+class DataParallel;
 
 enum class EventKind { RunStarted, Step, EpochEnd, Paused, Resumed, Finished, Stopped, Failed };
 const char* to_string(EventKind k);
@@ -46,6 +48,9 @@ struct TrainEvent {
     // The full-batch training plan's per-layer times and memory so far (Plan::profile), refreshed
     // at log points, epoch ends and the run's end; empty before the first log point.
     PlanProfile profile;
+    // A data-parallel run: each rank's images per second at this log point, by rank (empty
+    // otherwise); images_per_second is then the whole job's.
+    std::vector<double> rank_images_per_second;
     std::string message;
 };
 
@@ -87,6 +92,13 @@ public:
         checkpoint_sink_ = sink;
     }
 
+    // Data parallelism: this trainer is one rank of `comm`'s world (nullptr, the default: a
+    // single process). fit and evaluate then take this rank's rows of each global batch
+    // (config batch_size is the global batch), average the gradients over the ranks, and report
+    // the world's loss and metrics on every rank. Throws lf::Error (Input) when the batch has
+    // fewer samples than there are ranks or the device cannot take part.
+    void set_communicator(Communicator* comm);
+
     // With `resume`, the run continues from that state: the caller has already put the
     // checkpoint's weights into the model and its slots into optimizer().state(). Throws
     // lf::Error (Input) when the state does not fit this data (steps per epoch differ).
@@ -124,6 +136,7 @@ private:
     std::unique_ptr<EarlyStopping> early_stopping_;
     std::unique_ptr<ReduceLROnPlateau> reduce_lr_;
     std::unique_ptr<PlanCache> plans_;  // training plans, and the inference plans of validation
+    std::unique_ptr<DataParallel> parallel_;  // with set_communicator
     std::vector<TrainObserver*> observers_;
     std::int64_t log_every_ = 100;
     CheckpointPolicy checkpoint_policy_;

@@ -257,13 +257,15 @@ void CpuPlan::backward() {
     const core_detail::ThreadCount scope(impl_->threads);
     for (std::size_t i = impl_->steps.size(); i-- > 0;) {
         Step& st = impl_->steps[i];
-        if (!st.grad) continue;
-        const Clock::time_point start = Clock::now();
-        if (!st.grad_slots.empty()) impl_->sum_slots(st);
-        if (st.op) st.op->backward();
-        LayerProfile& p = impl_->profile[i];
-        p.backward_ns += nanoseconds_since(start);
-        ++p.backwards;
+        if (st.grad) {
+            const Clock::time_point start = Clock::now();
+            if (!st.grad_slots.empty()) impl_->sum_slots(st);
+            if (st.op) st.op->backward();
+            LayerProfile& p = impl_->profile[i];
+            p.backward_ns += nanoseconds_since(start);
+            ++p.backwards;
+        }
+        step_done(i);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "backend/cuda/module_loader.h"
 
+#include "layerforge/core/runtime_module.h"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -10,12 +12,6 @@ namespace lf {
 
 namespace {
 
-std::string executable_dir() {
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string() : exe.parent_path().string();
-}
-
 std::string abi_text(const lf_cuda_api* api) {
     return "ABI " + std::to_string(api->abi_version) + ", table of " + std::to_string(api->struct_size) + " bytes";
 }
@@ -23,19 +19,7 @@ std::string abi_text(const lf_cuda_api* api) {
 }  // namespace
 
 std::vector<std::string> cuda_module_candidates() {
-    if (const char* p = std::getenv("LF_CUDA_MODULE"); p && *p) return {p};
-    const std::string dir = executable_dir();
-    if (dir.empty()) return {};
-    return {dir + "/" LF_CUDA_MODULE_FILE, dir + "/../lib/layerforge/" LF_CUDA_MODULE_FILE};
-}
-
-std::string short_dlerror(const std::string& text, const std::string& module_path) {
-    std::string s = text;
-    // dlerror repeats the path it was given ("/usr/lib/.../liblayerforge_cuda.so: libcudnn.so.9: ...").
-    if (s.rfind(module_path + ": ", 0) == 0) s = s.substr(module_path.size() + 2);
-    constexpr std::size_t kMax = 160;  // one line in the Train page's note
-    if (s.size() > kMax) s = s.substr(0, kMax - 3) + "...";
-    return s;
+    return runtime_module_candidates("LF_CUDA_MODULE", LF_CUDA_MODULE_FILE);
 }
 
 bool cuda_driver_present() {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend/cuda/cuda_api.h"
+#include "layerforge/core/runtime_module.h"  // short_dlerror
 
 namespace lf {
 
@@ -28,10 +29,6 @@ std::vector<std::string> cuda_module_candidates();
 CudaModuleLoad load_cuda_module();
 // Opens `path` and checks its ABI against this engine's.
 CudaModuleLoad load_cuda_module_at(const std::string& path);
-
-// dlerror's text cut to what a user reads: the library that failed and why, without the
-// module's own path repeated in front ("libcublas.so.13: cannot open shared object file").
-std::string short_dlerror(const std::string& text, const std::string& module_path);
 
 // Whether the NVIDIA driver's libcuda.so.1 can be loaded (the toolkit's link stub does not count).
 bool cuda_driver_present();
