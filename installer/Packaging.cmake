@@ -15,6 +15,11 @@ install(TARGETS ${LF_EXAMPLE_PLUGINS} LIBRARY DESTINATION lib/layerforge/plugins
 if(TARGET layerforge_cuda)
   install(TARGETS layerforge_cuda LIBRARY DESTINATION lib/layerforge)
 endif()
+# The MPI module for `train --distributed` (engine/src/mpi/mpi_entry.h), found the same way.
+# It links libmpi, so the package depends on Open MPI's library; mpirun is recommended.
+if(TARGET layerforge_mpi)
+  install(TARGETS layerforge_mpi LIBRARY DESTINATION lib/layerforge)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/templates/ DESTINATION share/layerforge/templates
         FILES_MATCHING PATTERN "*.lfproj")
 install(FILES ${LF_INSTALLER_DIR}/layerforge.desktop DESTINATION share/applications)
@@ -48,5 +53,6 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://layerforge.invalid")
 # them the module fails to load and both programs run on the CPU, saying why.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Chinese UI text needs a CJK font; the templates train on Debian's Fashion-MNIST.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk, dataset-fashion-mnist")
+# mpirun starts data-parallel runs.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk, dataset-fashion-mnist, openmpi-bin")
 include(CPack)

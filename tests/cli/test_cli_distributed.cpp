@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "cli_runner.h"
+#include "mpi_environment.h"
 #include "layerforge/store/run_store.h"
 #include "run_status_text.h"
 
@@ -17,15 +18,6 @@ namespace {
 
 // An odd global batch (24 + 25 rows) and an uneven last batch (21: 10 + 11).
 const QStringList kData{"--limit-train", "1001", "--limit-test", "300", "--batch-size", "49", "--json"};
-
-QProcessEnvironment mpiEnvironment() {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
-    env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    env.insert("OMPI_MCA_mpi_yield_when_idle", "1");  // two busy-polling ranks on two cores
-    env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
-    return env;
-}
 
 QStringList mpirunArgs(int ranks, const QStringList& args) {
     return QStringList{"-np", QString::number(ranks), qEnvironmentVariable("LF_CLI")} + args + QStringList{"--distributed"};

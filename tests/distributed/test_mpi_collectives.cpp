@@ -5,6 +5,8 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
+#include "mpi_environment.h"
+
 namespace {
 
 struct Job {
@@ -12,17 +14,6 @@ struct Job {
     QString out, err;
     double seconds = 0;
 };
-
-// The environment mpirun needs here: as root, and busy-polling ranks would starve each other
-// on two cores.
-QProcessEnvironment mpiEnvironment() {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
-    env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    env.insert("OMPI_MCA_mpi_yield_when_idle", "1");
-    env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
-    return env;
-}
 
 Job mpirun(int ranks, const QStringList& args, int limit_ms = 90000) {
     QProcess p;

@@ -1,5 +1,6 @@
 # No executable may need a CUDA library to start (ARCHITECTURE.md: the backend is a dlopen'ed
-# module). Fails when readelf lists libcudart, libcublas, libcudnn or libcuda among the
+# module), nor MPI (train --distributed opens liblayerforge_mpi.so). Fails when readelf lists
+# libmpi, libcudart, libcublas, libcudnn or libcuda among the
 # DT_NEEDED entries of one of EXECUTABLES ("|"-separated), or when MODULE (optional: the CUDA
 # module of this build) needs the runtime dynamically instead of its static copy.
 string(REPLACE "|" ";" exes "${EXECUTABLES}")
@@ -25,6 +26,9 @@ foreach(exe IN LISTS exes)
   foreach(lib IN LISTS libs)
     if(lib MATCHES "^lib(cudart|cublas|cublasLt|cudnn|cuda|nvidia-ml)[._]")
       message(FATAL_ERROR "${exe} needs ${lib}: CUDA must stay in the backend module")
+    endif()
+    if(lib MATCHES "^lib(mpi|open-pal|open-rte)[._]")
+      message(FATAL_ERROR "${exe} needs ${lib}: MPI must stay in liblayerforge_mpi.so")
     endif()
   endforeach()
   message(STATUS "${exe}: ${libs}")

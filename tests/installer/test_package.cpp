@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "mpi_environment.h"
+
 namespace {
 
 struct Result {
@@ -121,6 +123,26 @@ private slots:
         const Result d = run(root_ + "/usr/bin/layerforge-cli", {"devices", "--json"});
         QVERIFY2(d.code == 0, qPrintable(d.err));
         QVERIFY2(!d.out.contains("was not found") && !d.out.contains("could not be loaded"), qPrintable(d.out));
+    }
+
+    // The MPI module installs beside the CUDA one; the installed CLI opens it for a 2-process run.
+    void the_installed_cli_trains_with_two_processes() {
+        if (!QString(LF_BUILT_MPI_MODULE).toInt()) QSKIP("this build has no MPI module");
+        QVERIFY(QFile::exists(root_ + "/usr/lib/layerforge/liblayerforge_mpi.so"));
+        QVERIFY(run("dpkg-deb", {"-f", deb_, "Recommends"}).out.contains("openmpi-bin"));
+        const QString project = QDir::temp().filePath("lf_package_mpi.lfproj");
+        QFile::remove(project);
+        QVERIFY(QFile::copy(root_ + "/usr/share/layerforge/templates/fashion_mlp.lfproj", project));
+        QFile::setPermissions(project, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        QProcess p;
+        QProcessEnvironment env = mpiEnvironment();
+        env.remove("LF_MPI_MODULE");  // the installed one
+        p.setProcessEnvironment(env);
+        p.start("mpirun", {"-np", "2", root_ + "/usr/bin/layerforge-cli", "train", project, "--distributed", "--epochs",
+                           "1", "--limit-train", "100", "--limit-test", "50", "--json"});
+        QVERIFY(p.waitForFinished(120000));
+        const QString out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 0 && out.contains("\"status\":\"finished\","), qPrintable(out.right(2000) + p.readAllStandardError()));
     }
 
     void the_installed_cli_trains_an_installed_template() {
