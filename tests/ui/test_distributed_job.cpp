@@ -56,7 +56,7 @@ QByteArray step(int n) {
 
 QByteArray epochEnd(int epoch) {
     return QString(R"({"event":"epoch_end","epoch":%1,"epochs":3,"step":%2,"steps_per_epoch":15,"total_steps":45,)"
-                   R"("metrics":{"loss":0.5,"accuracy":0.6},"elapsed_seconds":1})").arg(epoch).arg(15 * epoch).toUtf8() + "\n";
+                   R"("metrics":{"loss":0.5,"accuracy":0.6,"val_loss":0.7},"elapsed_seconds":1})").arg(epoch).arg(15 * epoch).toUtf8() + "\n";
 }
 
 bool write(const QString& path, const QByteArray& text) {
@@ -112,7 +112,7 @@ private Q_SLOTS:
                          R"({"event":"run","run":7,"store":"x.lfruns"})" "\n"
                          R"({"event":"run_started","epoch":0,"epochs":3,"step":0,"steps_per_epoch":15,"total_steps":45,"elapsed_seconds":0})" "\n";
         for (int n = 1; n <= 45; ++n) {
-            out += step(n);
+            if (n % 15 != 0) out += step(n);  // as the CLI: an epoch's last step comes as its EpochEnd
             if (n % 15 == 0) out += epochEnd(n / 15) + QString(R"({"event":"checkpoint","id":%1,"run":7,"step":%2})").arg(100 + n / 15).arg(n).toUtf8() + "\n";
         }
         QVERIFY(write(fake_ + "/weights.safetensors", "trained weights"));
@@ -132,8 +132,12 @@ private Q_SLOTS:
             ckpts(&c, &TrainingController::checkpointSaved),
             finished(&c, &TrainingController::finished), weights(&session, &StudioSession::weightsChanged);
         std::vector<std::int64_t> charted;  // what the charts get
+        lf::Metrics epochsLast;
         connect(&c, &TrainingController::stepsLogged, this, [&](const std::vector<lf::TrainEvent>& steps) {
-            for (const auto& e : steps) charted.push_back(e.step);
+            for (const auto& e : steps) {
+                charted.push_back(e.step);
+                if (e.step == 15) epochsLast = e.metrics;
+            }
         });
         QVERIFY2(panel.startButton()->isEnabled(), qPrintable(panel.blockedReason()->text()));
         panel.startButton()->click();
@@ -152,6 +156,7 @@ private Q_SLOTS:
         QCOMPARE(countKind(events, EventKind::Finished), 1);
         QCOMPARE(charted.size(), std::size_t(45));  // every step reaches the charts, in order
         for (std::size_t i = 0; i < charted.size(); ++i) QCOMPARE(charted[i], std::int64_t(i + 1));
+        QCOMPARE(epochsLast, (lf::Metrics{{"loss", 0.5}, {"accuracy", 0.6}}));  // the epoch's training metrics
         QCOMPARE(ckpts.size(), 3);
         QCOMPARE(ckpts[2][0].toLongLong(), qint64(103));
         QCOMPARE(panel.progress()->bar()->value(), 45);

@@ -84,6 +84,8 @@ void DistributedJob::readErrors() {
 void DistributedJob::handle(const CliEvent& c) {
     switch (c.type) {
     case CliEvent::Type::Train:
+        if (c.train.kind == EventKind::EpochEnd) routeEpochsLastStep(c.train);
+        if (c.train.kind == EventKind::Step) lastStep_ = c.train;
         if (events_.route(c.train) && !c.rankImagesPerSecond.isEmpty()) Q_EMIT rankThroughput(c.rankImagesPerSecond);
         if (c.train.kind == EventKind::Failed) failed_ = QString::fromStdString(c.train.message);
         break;
@@ -96,6 +98,22 @@ void DistributedJob::handle(const CliEvent& c) {
     case CliEvent::Type::Result: result_ = c; break;
     case CliEvent::Type::Error: error_ = c.message; break;
     }
+}
+
+// The CLI reports an epoch's last step by its EpochEnd only; the charts get it as a step, as an
+// in-process run gives it: the epoch's training metrics are the running means at that step, and
+// the learning rate is the step before's (the CLI does not print it at epoch ends).
+void DistributedJob::routeEpochsLastStep(const TrainEvent& epochEnd) {
+    if (!lastStep_ || epochEnd.step <= lastStep_->step) return;
+    TrainEvent step = *lastStep_;
+    step.epoch = epochEnd.epoch;
+    step.step = epochEnd.step;
+    step.elapsed_seconds = epochEnd.elapsed_seconds;
+    step.metrics.clear();
+    for (const auto& m : epochEnd.metrics)
+        if (m.first.rfind("val_", 0) != 0) step.metrics.push_back(m);
+    lastStep_ = step;
+    events_.route(step);
 }
 
 void DistributedJob::end(int exitCode, QProcess::ExitStatus) {

@@ -42,6 +42,7 @@ private:
     void readOutput();
     void readErrors();
     void handle(const CliEvent& c);
+    void routeEpochsLastStep(const TrainEvent& epochEnd);
     void end(int exitCode, QProcess::ExitStatus status);
     TrainingOutcome outcome(int exitCode) const;
 
@@ -56,6 +57,7 @@ private:
     QString failed_;          // a Failed event's message
     std::optional<CliEvent> result_;
     QStringList classes_;
+    std::optional<TrainEvent> lastStep_;
     qint64 run_ = 0;
     bool stopping_ = false, ended_ = false;
 };
