@@ -1,5 +1,6 @@
 // What data parallelism costs and gives, per template: run under mpirun, e.g.
-//   OMPI_MCA_mpi_yield_when_idle=1 mpirun --oversubscribe -np 2 build/bench/allreduce_bench
+//   OMPI_MCA_mpi_yield_when_idle=1 LF_MPI_MODULE=build/app/liblayerforge_mpi.so \
+//     mpirun -np 2 build/bench/allreduce_bench
 // For each template it prints the trainable gradient's size, the median time of its bucketed
 // all-reduce between the ranks here (DataParallel's buckets, through liblayerforge_mpi.so, 15
 // rounds after 3 warm-ups, with the spread), the median single-process training step at batch
