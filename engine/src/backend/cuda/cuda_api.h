@@ -23,7 +23,7 @@ extern "C" {
 
 // Raised whenever the table or the meaning of an entry changes; the engine refuses a module
 // built for another version (module_loader.cpp).
-#define LF_CUDA_ABI_VERSION 1u
+#define LF_CUDA_ABI_VERSION 2u
 #define LF_CUDA_ENTRY_POINT "lf_cuda_module_api"
 
 // What failed, as the module saw it: the CUDA (or cuBLAS/cuDNN) status and its text.
@@ -43,12 +43,57 @@ typedef struct lf_cuda_device_props {
 // A device's stream with its cuBLAS and cuDNN handles; every kernel is queued on it.
 typedef struct lf_cuda_context lf_cuda_context;
 
-// Element-wise activations the kernels know (the numbers are part of the ABI).
+// Element-wise activations the kernels know (the numbers are part of the ABI). The first three
+// are differentiated from their output, the others from their input, each with oneDNN's
+// formula (the CPU backend's), so both backends agree at the kinks too.
 enum lf_cuda_activation {
     LF_CUDA_RELU = 0,
     LF_CUDA_SIGMOID = 1,
     LF_CUDA_TANH = 2,
+    LF_CUDA_LEAKY_RELU = 3,  // x > 0 ? x : alpha x
+    LF_CUDA_ELU = 4,         // x > 0 ? x : alpha (e^x - 1)
+    LF_CUDA_GELU = 5,        // x Phi(x), erf form
+    LF_CUDA_GELU_TANH = 6,   // the tanh approximation
+    LF_CUDA_SWISH = 7,       // x sigmoid(alpha x)
+    LF_CUDA_EXP = 8,
+    LF_CUDA_CLIP = 9,        // min(max(x, 0), max_value)
+    LF_CUDA_KERAS_RELU = 10, // x >= max_value ? max_value : x >= threshold ? x : alpha (x - threshold)
 };
+
+typedef struct lf_cuda_act {
+    int kind;
+    float alpha, threshold, max_value;
+} lf_cuda_act;
+
+// A convolution over an NHWC input n x h x w x c with k filters r x s x (c / groups) in KRSC
+// order, symmetric padding (the engine pads an input that needs more at the bottom or right).
+typedef struct lf_cuda_conv_shape {
+    int64_t n, h, w, c, k, r, s, out_h, out_w;
+    int pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w, groups;
+} lf_cuda_conv_shape;
+
+// cuDNN's descriptors of one convolution, made once per plan step.
+typedef struct lf_cuda_conv lf_cuda_conv;
+
+enum lf_cuda_conv_pass { LF_CUDA_CONV_FORWARD = 0, LF_CUDA_CONV_BACKWARD_DATA = 1, LF_CUDA_CONV_BACKWARD_FILTER = 2 };
+
+// A pooling window over an NHWC input; pad_top/pad_left shift the windows, the output size
+// bounds them (TensorFlow's 'same' padding may be one larger at the bottom or right).
+enum lf_cuda_pool_mode { LF_CUDA_POOL_MAX = 0, LF_CUDA_POOL_AVG_EXCLUDE_PAD = 1, LF_CUDA_POOL_AVG_INCLUDE_PAD = 2 };
+typedef struct lf_cuda_pool_shape {
+    int64_t n, h, w, c, out_h, out_w;
+    int kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left, mode;
+} lf_cuda_pool_shape;
+
+// Optimizer rules (the numbers are part of the ABI), each the loop of its CPU rule
+// (train/sgd.cpp, adam.cpp, rmsprop.cpp) over the float32 constants that rule computed for
+// this step (layerforge/backend/weight_update.h: UpdateRule).
+enum lf_cuda_rule { LF_CUDA_SGD = 0, LF_CUDA_MOMENTUM = 1, LF_CUDA_NESTEROV = 2, LF_CUDA_ADAM = 3, LF_CUDA_RMSPROP = 4 };
+typedef struct lf_cuda_update {
+    int rule;
+    float a, mu, decay, b1, b2, eps, rho;
+    float* state[2];  // device arrays of n floats: SGD velocity; Adam m, v; RMSprop v, momentum (or null)
+} lf_cuda_update;
 
 // Every entry returns 0 on success, else the failing status with `err` (may be null) filled.
 typedef struct lf_cuda_api {
@@ -100,6 +145,72 @@ typedef struct lf_cuda_api {
                            lf_cuda_error* err);
     int (*softmax_backward)(lf_cuda_context* ctx, const float* y, const float* dy, float* dx, int64_t rows,
                             int64_t cols, lf_cuda_error* err);
+
+    // ABI 2: the rest of the layers and the optimizer updates.
+    // The activations from LF_CUDA_LEAKY_RELU on: y = f(x), dx = dy * f'(x).
+    int (*act_forward)(lf_cuda_context* ctx, const lf_cuda_act* act, const float* x, float* y, size_t n,
+                       lf_cuda_error* err);
+    int (*act_backward)(lf_cuda_context* ctx, const lf_cuda_act* act, const float* x, const float* dy, float* dx,
+                        size_t n, lf_cuda_error* err);
+    // dst = src^T for a row-major rows x cols src: a Keras (r, s, c, k) kernel as KRSC and back.
+    int (*transpose)(lf_cuda_context* ctx, const float* src, float* dst, int64_t rows, int64_t cols, lf_cuda_error* err);
+    // n images h x w x c into (h + top + bottom) x (w + left + right) x c with zeros around, and
+    // the interior back out (crop) for the gradient.
+    int (*pad2d)(lf_cuda_context* ctx, const float* x, float* y, int64_t n, int64_t h, int64_t w, int64_t c, int top,
+                 int bottom, int left, int right, lf_cuda_error* err);
+    int (*crop2d)(lf_cuda_context* ctx, const float* y, float* x, int64_t n, int64_t h, int64_t w, int64_t c, int top,
+                  int bottom, int left, int right, lf_cuda_error* err);
+    // rows of `width` bytes from src (pitch spitch) to dst (pitch dpitch): Concatenate's blocks.
+    int (*copy_2d)(lf_cuda_context* ctx, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                   size_t rows, lf_cuda_error* err);
+    // dst[i] *= src[i], or src[(i / (pixels c)) c + i % c] when `broadcast` (a (1, 1, C) operand).
+    int (*multiply)(lf_cuda_context* ctx, float* dst, const float* src, size_t n, int64_t pixels, int64_t c,
+                    int broadcast, lf_cuda_error* err);
+    // dst[b, :] = the sum over the pixels of src[b, p, :] for batch x pixels x c.
+    int (*sum_pixels)(lf_cuda_context* ctx, const float* src, float* dst, int64_t batch, int64_t pixels, int64_t c,
+                      lf_cuda_error* err);
+
+    lf_cuda_conv* (*conv_create)(lf_cuda_context* ctx, const lf_cuda_conv_shape* shape, lf_cuda_error* err);
+    void (*conv_destroy)(lf_cuda_conv* conv);
+    // cuDNN's heuristics' best algorithm for the pass needing at most max_workspace bytes.
+    int (*conv_choose)(lf_cuda_context* ctx, lf_cuda_conv* conv, int pass, size_t max_workspace, int* algo,
+                       size_t* workspace, lf_cuda_error* err);
+    // y = conv(x, w); dx = conv_bwd_data(w, dy); dw = conv_bwd_filter(x, dy) (overwritten).
+    int (*conv_forward)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* x, const float* w, float* y,
+                        void* workspace, size_t workspace_bytes, lf_cuda_error* err);
+    int (*conv_backward_data)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* w, const float* dy,
+                              float* dx, void* workspace, size_t workspace_bytes, lf_cuda_error* err);
+    int (*conv_backward_filter)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* x, const float* dy,
+                                float* dw, void* workspace, size_t workspace_bytes, lf_cuda_error* err);
+
+    // Max pooling writes the winning input's index per output into argmax (null at inference);
+    // backward gathers, so overlapping windows need no atomics.
+    int (*pool_forward)(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* x, float* y, int32_t* argmax,
+                        lf_cuda_error* err);
+    int (*pool_backward)(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* dy, const int32_t* argmax,
+                         float* dx, lf_cuda_error* err);
+
+    // Batch normalization over rows x c (channels last). stats: the batch's mean and biased
+    // variance; forward: y = gamma (x - mean) / sqrt(var + eps) + beta; moving: m = m momentum +
+    // mean (1 - momentum), v = v momentum + var bessel (1 - momentum); backward: dgamma, dbeta
+    // (null for a frozen layer: then dx = dy gamma / sqrt(var + eps), the statistics constants).
+    int (*bn_stats)(lf_cuda_context* ctx, const float* x, float* mean, float* var, int64_t rows, int64_t c,
+                    lf_cuda_error* err);
+    int (*bn_forward)(lf_cuda_context* ctx, const float* x, const float* mean, const float* var, const float* gamma,
+                      const float* beta, float eps, float* y, int64_t rows, int64_t c, lf_cuda_error* err);
+    int (*bn_moving)(lf_cuda_context* ctx, const float* mean, const float* var, float* moving_mean, float* moving_var,
+                     float momentum, float bessel, int64_t c, lf_cuda_error* err);
+    int (*bn_backward)(lf_cuda_context* ctx, const float* x, const float* dy, const float* mean, const float* var,
+                       const float* gamma, float eps, float* dgamma, float* dbeta, float* dx, int64_t rows, int64_t c,
+                       lf_cuda_error* err);
+
+    // Dropout's counter-based mask (Note in backend/cpu/dropout_op.cpp): mask[i] = scale when
+    // splitmix64(splitmix64(seed ^ splitmix64(step)) + i) >> 32 >= threshold, else 0; y = x mask.
+    int (*dropout_forward)(lf_cuda_context* ctx, const float* x, float* y, float* mask, size_t n, uint64_t seed,
+                           uint64_t step, uint64_t threshold, float scale, lf_cuda_error* err);
+
+    // One optimizer step over w[0, n) from g.
+    int (*update)(lf_cuda_context* ctx, const lf_cuda_update* u, float* w, const float* g, size_t n, lf_cuda_error* err);
 } lf_cuda_api;
 
 // The one exported symbol. Returns the module's table whatever `engine_abi` is; the engine

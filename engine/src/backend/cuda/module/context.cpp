@@ -48,6 +48,13 @@ int copy_on_device(lf_cuda_context* ctx, void* dst, const void* src, size_t byte
     return check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, ctx->stream), "cudaMemcpyAsync", err);
 }
 
+int copy_2d(lf_cuda_context* ctx, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t rows,
+            lf_cuda_error* err) {
+    if (int s = enter(ctx, err)) return s;
+    return check(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToDevice, ctx->stream),
+                 "cudaMemcpy2DAsync", err);
+}
+
 // Waits: the caller reads the host array as soon as this returns.
 int copy_to_host(lf_cuda_context* ctx, void* dst, const void* src, size_t bytes, lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;

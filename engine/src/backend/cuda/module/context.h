@@ -24,5 +24,7 @@ int synchronize(lf_cuda_context* ctx, lf_cuda_error* err);
 int copy_to_device(lf_cuda_context* ctx, void* dst, const void* src, size_t bytes, lf_cuda_error* err);
 int copy_on_device(lf_cuda_context* ctx, void* dst, const void* src, size_t bytes, lf_cuda_error* err);
 int copy_to_host(lf_cuda_context* ctx, void* dst, const void* src, size_t bytes, lf_cuda_error* err);
+int copy_2d(lf_cuda_context* ctx, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t rows,
+            lf_cuda_error* err);
 
 }  // namespace lf::cuda

@@ -1,5 +1,5 @@
 #pragma once
-// cuDNN for softmax (and, as they are written, the convolutions, pooling and normalisation).
+// cuDNN for softmax (the convolutions are conv.h).
 #include "backend/cuda/cuda_api.h"
 
 namespace lf::cuda {

@@ -6,9 +6,12 @@
 #include "backend/cuda/cuda_api.h"
 #include "blas.h"
 #include "context.h"
+#include "conv.h"
 #include "device_query.h"
 #include "dnn.h"
 #include "kernels.h"
+#include "layer_kernels.h"
+#include "update_kernels.h"
 
 namespace {
 
@@ -50,6 +53,28 @@ lf_cuda_api make_api() {
     a.activation_backward = activation_backward;
     a.softmax_forward = softmax_forward;
     a.softmax_backward = softmax_backward;
+    a.act_forward = act_forward;
+    a.act_backward = act_backward;
+    a.transpose = transpose;
+    a.pad2d = pad2d;
+    a.crop2d = crop2d;
+    a.copy_2d = copy_2d;
+    a.multiply = multiply;
+    a.sum_pixels = sum_pixels;
+    a.conv_create = conv_create;
+    a.conv_destroy = conv_destroy;
+    a.conv_choose = conv_choose;
+    a.conv_forward = conv_forward;
+    a.conv_backward_data = conv_backward_data;
+    a.conv_backward_filter = conv_backward_filter;
+    a.pool_forward = pool_forward;
+    a.pool_backward = pool_backward;
+    a.bn_stats = bn_stats;
+    a.bn_forward = bn_forward;
+    a.bn_moving = bn_moving;
+    a.bn_backward = bn_backward;
+    a.dropout_forward = dropout_forward;
+    a.update = update;
     return a;
 }
 

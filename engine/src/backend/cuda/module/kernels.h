@@ -1,5 +1,5 @@
 #pragma once
-// The small CUDA kernels (kernels.cu): fills, bias, activations.
+// The small CUDA kernels (kernels.cu): fills, bias, activations, layout copies, dropout.
 #include "backend/cuda/cuda_api.h"
 
 namespace lf::cuda {
@@ -7,10 +7,23 @@ namespace lf::cuda {
 int fill(lf_cuda_context* ctx, float* dst, float value, size_t n, lf_cuda_error* err);
 int add(lf_cuda_context* ctx, float* dst, const float* src, size_t n, lf_cuda_error* err);
 int add_bias(lf_cuda_context* ctx, float* y, const float* bias, int64_t rows, int64_t cols, lf_cuda_error* err);
-int bias_grad(lf_cuda_context* ctx, const float* dy, float* bias_grad, int64_t rows, int64_t cols, int accumulate,
-              lf_cuda_error* err);
 int activation_forward(lf_cuda_context* ctx, int kind, const float* x, float* y, size_t n, lf_cuda_error* err);
 int activation_backward(lf_cuda_context* ctx, int kind, const float* y, const float* dy, float* dx, size_t n,
                         lf_cuda_error* err);
+
+int act_forward(lf_cuda_context* ctx, const lf_cuda_act* a, const float* x, float* y, size_t n, lf_cuda_error* err);
+int act_backward(lf_cuda_context* ctx, const lf_cuda_act* a, const float* x, const float* dy, float* dx, size_t n,
+                 lf_cuda_error* err);
+int transpose(lf_cuda_context* ctx, const float* src, float* dst, int64_t rows, int64_t cols, lf_cuda_error* err);
+int pad2d(lf_cuda_context* ctx, const float* x, float* y, int64_t n, int64_t h, int64_t w, int64_t c, int top,
+          int bottom, int left, int right, lf_cuda_error* err);
+int crop2d(lf_cuda_context* ctx, const float* y, float* x, int64_t n, int64_t h, int64_t w, int64_t c, int top,
+           int bottom, int left, int right, lf_cuda_error* err);
+int multiply(lf_cuda_context* ctx, float* dst, const float* src, size_t n, int64_t pixels, int64_t c, int broadcast,
+             lf_cuda_error* err);
+int sum_pixels(lf_cuda_context* ctx, const float* src, float* dst, int64_t batch, int64_t pixels, int64_t c,
+               lf_cuda_error* err);
+int dropout_forward(lf_cuda_context* ctx, const float* x, float* y, float* mask, size_t n, uint64_t seed,
+                    uint64_t step, uint64_t threshold, float scale, lf_cuda_error* err);
 
 }  // namespace lf::cuda

@@ -1,0 +1,217 @@
+// Kernels over images and channels: per-channel reductions (bias gradients, batch
+// normalization) and window pooling, all channels last as the engine stores them.
+#include "context.h"
+#include "launch.h"
+#include "layer_kernels.h"
+#include "status.h"
+
+namespace lf::cuda {
+
+namespace {
+
+// Per-channel sums down the rows of rows x c: a block is 32 channels (one warp reads 32
+// neighbouring floats) by kRowLanes rows, each thread summing every kRowLanes-th row, then a
+// tree over the lanes in shared memory. One pass over the data, deterministic.
+constexpr int kRowLanes = 32;
+
+enum Reduce { kSum, kMean, kVariance, kNormGrads };
+
+__global__ void channel_reduce_kernel(int mode, const float* a, const float* b, const float* mean, const float* var,
+                                      float eps, float* out0, float* out1, int64_t rows, int64_t c, int accumulate) {
+    __shared__ float s0[kRowLanes][32], s1[kRowLanes][32];
+    const int64_t ch = blockIdx.x * int64_t(32) + threadIdx.x;
+    float acc0 = 0.f, acc1 = 0.f;
+    if (ch < c) {
+        const float m = mode == kSum || mode == kMean ? 0.f : mean[ch];
+        const float inv = mode == kNormGrads ? rsqrtf(var[ch] + eps) : 0.f;
+        for (int64_t r = threadIdx.y; r < rows; r += kRowLanes) {
+            const float x = a[r * c + ch];
+            switch (mode) {
+            case kSum:
+            case kMean: acc0 += x; break;
+            case kVariance: acc0 += (x - m) * (x - m); break;
+            default: {
+                const float dy = b[r * c + ch];
+                acc0 += dy * (x - m) * inv;
+                acc1 += dy;
+            }
+            }
+        }
+    }
+    s0[threadIdx.y][threadIdx.x] = acc0;
+    s1[threadIdx.y][threadIdx.x] = acc1;
+    __syncthreads();
+    for (int half = kRowLanes / 2; half > 0; half /= 2) {
+        if (threadIdx.y < half) {
+            s0[threadIdx.y][threadIdx.x] += s0[threadIdx.y + half][threadIdx.x];
+            s1[threadIdx.y][threadIdx.x] += s1[threadIdx.y + half][threadIdx.x];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.y != 0 || ch >= c) return;
+    const float t0 = s0[0][threadIdx.x];
+    switch (mode) {
+    case kSum: out0[ch] = accumulate ? out0[ch] + t0 : t0; break;
+    case kMean:
+    case kVariance: out0[ch] = t0 / float(rows); break;
+    default:
+        out0[ch] = t0;
+        out1[ch] = s1[0][threadIdx.x];
+    }
+}
+
+int reduce(lf_cuda_context* ctx, int mode, const float* a, const float* b, const float* mean, const float* var,
+           float eps, float* out0, float* out1, int64_t rows, int64_t c, int accumulate, lf_cuda_error* err) {
+    if (int s = enter(ctx, err)) return s;
+    const dim3 block(32, kRowLanes), grid(unsigned((c + 31) / 32));
+    channel_reduce_kernel<<<grid, block, 0, ctx->stream>>>(mode, a, b, mean, var, eps, out0, out1, rows, c, accumulate);
+    return launched(err);
+}
+
+// oneDNN's forms: y = gamma inv (x - mean) + beta; dx = gamma inv (dy - dbeta / M - xhat dgamma / M),
+// or gamma inv dy with the statistics held constant (dgamma null).
+__global__ void bn_forward_kernel(const float* x, const float* mean, const float* var, const float* gamma,
+                                  const float* beta, float eps, float* y, int64_t rows, int64_t c) {
+    LF_GRID_STRIDE(i, size_t(rows * c)) {
+        const size_t ch = i % size_t(c);
+        y[i] = gamma[ch] * rsqrtf(var[ch] + eps) * (x[i] - mean[ch]) + beta[ch];
+    }
+}
+
+__global__ void bn_backward_kernel(const float* x, const float* dy, const float* mean, const float* var,
+                                   const float* gamma, float eps, const float* dgamma, const float* dbeta, float* dx,
+                                   int64_t rows, int64_t c) {
+    LF_GRID_STRIDE(i, size_t(rows * c)) {
+        const size_t ch = i % size_t(c);
+        const float inv = rsqrtf(var[ch] + eps);
+        float d = dy[i];
+        if (dgamma) d -= (dbeta[ch] + (x[i] - mean[ch]) * inv * dgamma[ch]) / float(rows);
+        dx[i] = gamma[ch] * inv * d;
+    }
+}
+
+__global__ void bn_moving_kernel(const float* mean, const float* var, float* mm, float* mv, float keep, float take,
+                                 float bessel, int64_t c) {
+    LF_GRID_STRIDE(i, size_t(c)) {
+        mm[i] = mm[i] * keep + mean[i] * take;
+        mv[i] = mv[i] * keep + var[i] * bessel * take;
+    }
+}
+
+// Window of output (oy, ox) clipped to the image: rows [y0, y1), columns [x0, x1).
+struct Clip {
+    int64_t y0, y1, x0, x1;
+};
+
+__device__ Clip clip_window(const lf_cuda_pool_shape& p, int64_t oy, int64_t ox) {
+    const int64_t y = oy * p.stride_h - p.pad_top, x = ox * p.stride_w - p.pad_left;
+    return {max(y, int64_t(0)), min(y + p.kernel_h, p.h), max(x, int64_t(0)), min(x + p.kernel_w, p.w)};
+}
+
+__device__ float window_count(const lf_cuda_pool_shape& p, const Clip& w) {
+    if (p.mode == LF_CUDA_POOL_AVG_INCLUDE_PAD) return float(p.kernel_h * p.kernel_w);
+    return float((w.y1 - w.y0) * (w.x1 - w.x0));
+}
+
+// Max: the first largest value in window order (oneDNN's choice among ties), never padding.
+__global__ void pool_forward_kernel(lf_cuda_pool_shape p, const float* x, float* y, int32_t* argmax) {
+    LF_GRID_STRIDE(i, size_t(p.n * p.out_h * p.out_w * p.c)) {
+        const int64_t ch = int64_t(i) % p.c, o = int64_t(i) / p.c;
+        const int64_t ox = o % p.out_w, oy = (o / p.out_w) % p.out_h, img = o / (p.out_w * p.out_h);
+        const Clip w = clip_window(p, oy, ox);
+        const float* base = x + img * p.h * p.w * p.c + ch;
+        float acc = p.mode == LF_CUDA_POOL_MAX ? -INFINITY : 0.f;
+        int32_t best = int32_t(w.y0 * p.w + w.x0);
+        for (int64_t r = w.y0; r < w.y1; ++r)
+            for (int64_t q = w.x0; q < w.x1; ++q) {
+                const float v = base[(r * p.w + q) * p.c];
+                if (p.mode != LF_CUDA_POOL_MAX) acc += v;
+                else if (v > acc) acc = v, best = int32_t(r * p.w + q);
+            }
+        y[i] = p.mode == LF_CUDA_POOL_MAX ? acc : acc / window_count(p, w);
+        if (argmax) argmax[i] = best;
+    }
+}
+
+// One thread per input element, gathering from every window that covers it.
+__global__ void pool_backward_kernel(lf_cuda_pool_shape p, const float* dy, const int32_t* argmax, float* dx) {
+    LF_GRID_STRIDE(i, size_t(p.n * p.h * p.w * p.c)) {
+        const int64_t ch = int64_t(i) % p.c, q = int64_t(i) / p.c;
+        const int64_t ix = q % p.w, iy = (q / p.w) % p.h, img = q / (p.w * p.h);
+        const int64_t ry = iy + p.pad_top, rx = ix + p.pad_left;
+        const int64_t oy0 = ry < p.kernel_h ? 0 : (ry - p.kernel_h) / p.stride_h + 1;
+        const int64_t ox0 = rx < p.kernel_w ? 0 : (rx - p.kernel_w) / p.stride_w + 1;
+        const int64_t oy1 = min(ry / p.stride_h + 1, p.out_h), ox1 = min(rx / p.stride_w + 1, p.out_w);
+        float g = 0.f;
+        for (int64_t oy = oy0; oy < oy1; ++oy)
+            for (int64_t ox = ox0; ox < ox1; ++ox) {
+                const size_t o = size_t(((img * p.out_h + oy) * p.out_w + ox) * p.c + ch);
+                if (p.mode == LF_CUDA_POOL_MAX) {
+                    if (argmax[o] == int32_t(iy * p.w + ix)) g += dy[o];
+                } else {
+                    g += dy[o] / window_count(p, clip_window(p, oy, ox));
+                }
+            }
+        dx[i] = g;
+    }
+}
+
+}  // namespace
+
+int bias_grad(lf_cuda_context* ctx, const float* dy, float* g, int64_t rows, int64_t cols, int accumulate,
+              lf_cuda_error* err) {
+    return reduce(ctx, kSum, dy, nullptr, nullptr, nullptr, 0.f, g, nullptr, rows, cols, accumulate, err);
+}
+
+int bn_stats(lf_cuda_context* ctx, const float* x, float* mean, float* var, int64_t rows, int64_t c,
+             lf_cuda_error* err) {
+    if (int s = reduce(ctx, kMean, x, nullptr, nullptr, nullptr, 0.f, mean, nullptr, rows, c, 0, err)) return s;
+    return reduce(ctx, kVariance, x, nullptr, mean, nullptr, 0.f, var, nullptr, rows, c, 0, err);
+}
+
+int bn_forward(lf_cuda_context* ctx, const float* x, const float* mean, const float* var, const float* gamma,
+               const float* beta, float eps, float* y, int64_t rows, int64_t c, lf_cuda_error* err) {
+    if (int s = enter(ctx, err)) return s;
+    bn_forward_kernel<<<blocks_for(size_t(rows * c)), kThreads, 0, ctx->stream>>>(x, mean, var, gamma, beta, eps, y,
+                                                                                  rows, c);
+    return launched(err);
+}
+
+int bn_moving(lf_cuda_context* ctx, const float* mean, const float* var, float* moving_mean, float* moving_var,
+              float momentum, float bessel, int64_t c, lf_cuda_error* err) {
+    if (int s = enter(ctx, err)) return s;
+    bn_moving_kernel<<<blocks_for(size_t(c)), kThreads, 0, ctx->stream>>>(mean, var, moving_mean, moving_var, momentum,
+                                                                          1.f - momentum, bessel, c);
+    return launched(err);
+}
+
+int bn_backward(lf_cuda_context* ctx, const float* x, const float* dy, const float* mean, const float* var,
+                const float* gamma, float eps, float* dgamma, float* dbeta, float* dx, int64_t rows, int64_t c,
+                lf_cuda_error* err) {
+    if (dgamma)
+        if (int s = reduce(ctx, kNormGrads, x, dy, mean, var, eps, dgamma, dbeta, rows, c, 0, err)) return s;
+    if (!dx) return 0;
+    if (int s = enter(ctx, err)) return s;
+    bn_backward_kernel<<<blocks_for(size_t(rows * c)), kThreads, 0, ctx->stream>>>(x, dy, mean, var, gamma, eps, dgamma,
+                                                                                   dbeta, dx, rows, c);
+    return launched(err);
+}
+
+int pool_forward(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* x, float* y, int32_t* argmax,
+                 lf_cuda_error* err) {
+    if (int s = enter(ctx, err)) return s;
+    pool_forward_kernel<<<blocks_for(size_t(p->n * p->out_h * p->out_w * p->c)), kThreads, 0, ctx->stream>>>(*p, x, y,
+                                                                                                          argmax);
+    return launched(err);
+}
+
+int pool_backward(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* dy, const int32_t* argmax, float* dx,
+                  lf_cuda_error* err) {
+    if (p->mode == LF_CUDA_POOL_MAX && !argmax)
+        return fail(err, int(cudaErrorInvalidValue), "pool_backward", "max pooling without its argmax", "lf");
+    if (int s = enter(ctx, err)) return s;
+    pool_backward_kernel<<<blocks_for(size_t(p->n * p->h * p->w * p->c)), kThreads, 0, ctx->stream>>>(*p, dy, argmax, dx);
+    return launched(err);
+}
+
+}  // namespace lf::cuda

@@ -1,0 +1,72 @@
+// The optimizers' element-wise steps on the device: each loop is its CPU rule's, in the same
+// order of float32 operations (train/sgd.cpp, adam.cpp, rmsprop.cpp), over the constants the
+// rule computed for this step on the host (Adam's bias-corrected step size among them).
+#include "context.h"
+#include "launch.h"
+#include "status.h"
+#include "update_kernels.h"
+
+namespace lf::cuda {
+
+namespace {
+
+__global__ void sgd_kernel(float* w, const float* g, size_t n, float a) {
+    LF_GRID_STRIDE(i, n) w[i] -= a * g[i];
+}
+
+__global__ void momentum_kernel(float* w, float* v, const float* g, size_t n, float a, float mu, int nesterov) {
+    LF_GRID_STRIDE(i, n) {
+        v[i] = mu * v[i] - a * g[i];
+        w[i] += nesterov ? mu * v[i] - a * g[i] : v[i];
+    }
+}
+
+__global__ void adam_kernel(float* w, float* m, float* v, const float* g, size_t n, float a, float decay, float b1,
+                            float b2, float eps) {
+    LF_GRID_STRIDE(i, n) {
+        w[i] -= w[i] * decay;
+        m[i] += (g[i] - m[i]) * b1;
+        v[i] += (g[i] * g[i] - v[i]) * b2;
+        w[i] -= a * m[i] / (sqrtf(v[i]) + eps);
+    }
+}
+
+__global__ void rmsprop_kernel(float* w, float* v, float* mom, const float* g, size_t n, float a, float rho, float mu,
+                               float eps) {
+    LF_GRID_STRIDE(i, n) {
+        v[i] = rho * v[i] + (1 - rho) * g[i] * g[i];
+        const float inc = a * g[i] / sqrtf(v[i] + eps);
+        if (mom) {
+            mom[i] = mu * mom[i] + inc;
+            w[i] -= mom[i];
+        } else {
+            w[i] -= inc;
+        }
+    }
+}
+
+}  // namespace
+
+int update(lf_cuda_context* ctx, const lf_cuda_update* u, float* w, const float* g, size_t n, lf_cuda_error* err) {
+    const bool needs_state = u->rule != LF_CUDA_SGD;
+    const bool needs_two = u->rule == LF_CUDA_ADAM;
+    if ((needs_state && !u->state[0]) || (needs_two && !u->state[1]) || u->rule < LF_CUDA_SGD || u->rule > LF_CUDA_RMSPROP)
+        return fail(err, int(cudaErrorInvalidValue), "update", "unknown rule or missing state array", "lf");
+    if (int s = enter(ctx, err)) return s;
+    const unsigned b = blocks_for(n);
+    cudaStream_t st = ctx->stream;
+    switch (u->rule) {
+    case LF_CUDA_SGD: sgd_kernel<<<b, kThreads, 0, st>>>(w, g, n, u->a); break;
+    case LF_CUDA_MOMENTUM:
+    case LF_CUDA_NESTEROV:
+        momentum_kernel<<<b, kThreads, 0, st>>>(w, u->state[0], g, n, u->a, u->mu, u->rule == LF_CUDA_NESTEROV);
+        break;
+    case LF_CUDA_ADAM:
+        adam_kernel<<<b, kThreads, 0, st>>>(w, u->state[0], u->state[1], g, n, u->a, u->decay, u->b1, u->b2, u->eps);
+        break;
+    default: rmsprop_kernel<<<b, kThreads, 0, st>>>(w, u->state[0], u->state[1], g, n, u->a, u->rho, u->mu, u->eps);
+    }
+    return launched(err);
+}
+
+}  // namespace lf::cuda
