@@ -1,8 +1,15 @@
 // The CUDA plan's host side, without a GPU: which steps of a schedule get a CUDA op and how the
-// others are refused (by node and layer type, before any device memory is taken), and what the
-// plan would hold (the schedule's buffers plus the ops' workspaces), in the estimate and per step.
+// others are refused (by node and layer type, before any device memory is taken), which kernel
+// each activation maps to (the CPU backend's formula for each ReLU form), the convolutions'
+// geometry as cuDNN gets it ('same' padding that cuDNN cannot express is applied by the plan),
+// their algorithm-cache keys, and what the plan would hold (the schedule's buffers plus the ops'
+// workspaces and the shared scratch), in the estimate and per step.
 #include <QtTest>
 
+#include <cmath>
+
+#include "backend/cuda/cuda_activation.h"
+#include "backend/cuda/cuda_conv_geometry.h"
 #include "backend/cuda/cuda_ops.h"
 #include "backend/cuda/cuda_plan.h"
 #include "graph_builder.h"
@@ -32,36 +39,155 @@ lf::Graph dense_graph(const std::string& activation, std::int64_t units = 10) {
     return b.graph;
 }
 
+// Input (h, w, c) -> one layer of `type` with `params`: node "input_0" and "<type>_1".
+lf::Graph one_layer(const std::string& type, lf::Params params, lf::IntList shape = {28, 28, 1}) {
+    GraphBuilder b;
+    auto in = b.add("Input", {{"shape", shape}});
+    b.add(type, std::move(params), {in});
+    return b.graph;
+}
+
+lf::Params conv_params(std::int64_t filters, std::int64_t k, std::int64_t stride, const std::string& padding,
+                       const std::string& activation = "linear") {
+    return {{"filters", filters}, {"kernel_size", lf::IntList{k, k}}, {"strides", lf::IntList{stride, stride}},
+            {"padding", padding}, {"activation", activation}};
+}
+
+const lf::NodeInfo& node(const lf::Model& m, const std::string& id) { return *schedule_of(m, 1).step(id).info; }
+
+std::size_t workspace_of(const lf::Model& m, const std::string& id, std::int64_t batch, bool training) {
+    const lf::Schedule s = schedule_of(m, batch, training);
+    return lf::cuda_op_needs(s.step(id), batch, training).workspace_floats;
+}
+
 }  // namespace
 
 class TestCudaLowering : public QObject {
     Q_OBJECT
 private slots:
-    void the_tutorial_mlp_lowers_completely() {
-        const lf::Model mlp(lf::load_project(templates_dir() + "fashion_mlp.lfproj").graph);
-        QCOMPARE(first_refusal(mlp), std::string());
+    void every_template_lowers_completely_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"fashion_mlp", "fashion_cnn", "fashion_functional", "fashion_resnet", "mobilenet_v2_small",
+                              "cats_vs_dogs_cnn"})
+            QTest::newRow(f) << f;
+    }
+    void every_template_lowers_completely() {
+        QFETCH(QString, file);
+        const lf::Model m(lf::load_project(templates_dir() + file.toStdString() + ".lfproj").graph);
+        QCOMPARE(first_refusal(m), std::string());
     }
 
     void layers_without_an_op_are_refused_by_name() {
-        const lf::Model cnn(lf::load_project(templates_dir() + "fashion_cnn.lfproj").graph);
-        const std::string why = first_refusal(cnn);
-        QCOMPARE(why, std::string("layer 'conv1' (Conv2D) has no CUDA kernel yet; train this model on the CPU"));
+        const lf::Model t(one_layer("Conv2DTranspose", {{"filters", std::int64_t(4)}, {"kernel_size", lf::IntList{3, 3}}}));
+        QCOMPARE(first_refusal(t),
+                 std::string("layer 'conv2dtranspose_1' (Conv2DTranspose) has no CUDA kernel yet; train this model on the CPU"));
+        for (const char* a : {"gelu", "elu", "swish", "silu", "exponential", "softmax", "linear"})
+            QCOMPARE(first_refusal(lf::Model(dense_graph(a))), std::string());
+    }
 
-        QCOMPARE(first_refusal(lf::Model(dense_graph("gelu"))),
-                 std::string("layer 'dense_1' (Dense): activation 'gelu' has no CUDA kernel yet"));
-        GraphBuilder b;
-        auto in = b.add("Input", {{"shape", lf::IntList{12}}});
-        b.add("ReLU", {{"negative_slope", 0.1}}, {in});
-        QCOMPARE(first_refusal(lf::Model(b.graph)),
-                 std::string("layer 'relu_1' (ReLU): only max(x, 0) has a CUDA kernel yet (no slope, threshold or cap)"));
+    // Each form of Keras' ReLU gets the kernel whose formula the CPU backend uses for it.
+    void relu_forms_map_to_the_cpu_formulas() {
+        auto relu = [](lf::Params p) {
+            const lf::Model m(one_layer("ReLU", std::move(p), {12}));
+            return *lf::cuda_layer_activation(node(m, "relu_1"));
+        };
+        QCOMPARE(relu({}).act.kind, int(LF_CUDA_RELU));
+        QVERIFY(relu({}).from_output());
+        const auto leaky = relu({{"negative_slope", 0.1}});
+        QCOMPARE(leaky.act.kind, int(LF_CUDA_LEAKY_RELU));
+        QCOMPARE(leaky.act.alpha, 0.1f);
+        QVERIFY(leaky.from_input());
+        const auto capped = relu({{"max_value", 6.0}});
+        QCOMPARE(capped.act.kind, int(LF_CUDA_CLIP));
+        QCOMPARE(capped.act.max_value, 6.f);
+        const auto general = relu({{"negative_slope", 0.2}, {"threshold", 0.5}});
+        QCOMPARE(general.act.kind, int(LF_CUDA_KERAS_RELU));
+        QCOMPARE(general.act.threshold, 0.5f);
+        QVERIFY(std::isinf(general.act.max_value));  // no cap
+        QCOMPARE(relu({{"negative_slope", 0.2}, {"max_value", 6.0}}).act.kind, int(LF_CUDA_KERAS_RELU));
+
+        const lf::Model gelu(one_layer("GELU", {{"approximate", true}}, {12}));
+        QCOMPARE(lf::cuda_layer_activation(node(gelu, "gelu_1"))->act.kind, int(LF_CUDA_GELU_TANH));
+        const lf::Model leaky_layer(one_layer("LeakyReLU", {{"alpha", 0.3}}, {12}));
+        QCOMPARE(lf::cuda_layer_activation(node(leaky_layer, "leakyrelu_1"))->act.alpha, 0.3f);
+        QCOMPARE(lf::cuda_activation("swish")->act.alpha, 1.f);
+        QVERIFY(!lf::cuda_activation("hard_sigmoid"));
     }
 
     void what_each_op_reads_back() {
-        const lf::Model relu(dense_graph("relu")), linear(dense_graph("linear"));
-        const lf::Schedule a = schedule_of(relu, 4), b = schedule_of(linear, 4);
+        const lf::Model relu(dense_graph("relu")), linear(dense_graph("linear")), gelu(dense_graph("gelu"));
+        const lf::Schedule a = schedule_of(relu, 4), b = schedule_of(linear, 4), c = schedule_of(gelu, 4);
         QVERIFY(lf::cuda_backward_reads_output(a.step("dense_1"), a));   // relu' from its output
         QVERIFY(!lf::cuda_backward_reads_output(b.step("dense_1"), b));
+        QVERIFY(!lf::cuda_backward_reads_output(c.step("dense_1"), c));  // gelu' from the kept pre-activation
         QVERIFY(!lf::cuda_backward_reads_output(a.step("input_0"), a));  // runs nothing
+        const lf::Model conv(one_layer("Conv2D", conv_params(4, 3, 1, "same", "tanh")));
+        const lf::Schedule s = schedule_of(conv, 2);
+        QVERIFY(lf::cuda_backward_reads_output(s.step("conv2d_1"), s));
+        const lf::Model pool(one_layer("MaxPool2D", {}));
+        const lf::Schedule p = schedule_of(pool, 2);
+        QVERIFY(!lf::cuda_backward_reads_output(p.step("maxpool2d_1"), p));  // its argmax
+    }
+
+    // 'same' with stride 1 and an odd kernel pads evenly: cuDNN pads. Stride 2 over an even
+    // size needs one more at the bottom and right: the plan pads, cuDNN convolves without.
+    void same_padding_that_cudnn_cannot_express_is_applied_first() {
+        const lf::Model even(one_layer("Conv2D", conv_params(8, 3, 1, "same")));
+        const lf::CudaConvGeometry e(node(even, "conv2d_1"));
+        QVERIFY(!e.padded_input);
+        const lf_cuda_conv_shape es = e.shape(5);
+        QCOMPARE(es.pad_h, 1);
+        QCOMPARE(es.h, std::int64_t(28));
+        QCOMPARE(es.out_h, std::int64_t(28));
+
+        const lf::Model odd(one_layer("Conv2D", conv_params(8, 3, 2, "same")));
+        const lf::CudaConvGeometry o(node(odd, "conv2d_1"));
+        QVERIFY(o.padded_input);
+        QCOMPARE(o.extra, (std::array<int, 4>{0, 1, 0, 1}));
+        const lf_cuda_conv_shape os = o.shape(5);
+        QCOMPARE(os.pad_h, 0);
+        QCOMPARE(os.h, std::int64_t(29));
+        QCOMPARE(os.w, std::int64_t(29));
+        QCOMPARE(os.out_h, std::int64_t(14));
+        QCOMPARE(os.stride_h, 2);
+        // cuDNN's own output rule with no padding gives the layer's size.
+        QCOMPARE((os.h - os.r) / os.stride_h + 1, os.out_h);
+        QCOMPARE(o.padded_floats(5), std::size_t(5 * 29 * 29 * 1));
+
+        const lf::Model valid(one_layer("Conv2D", conv_params(8, 5, 2, "valid"), {27, 27, 3}));
+        const lf::CudaConvGeometry v(node(valid, "conv2d_1"));
+        QVERIFY(!v.padded_input);
+        QCOMPARE(v.shape(1).out_h, std::int64_t(12));
+        QCOMPARE(v.kernel_rows(), std::int64_t(5 * 5 * 3));
+    }
+
+    // A depthwise convolution is cuDNN's grouped one: a group per input channel, whose Keras
+    // kernel (kh, kw, in, multiplier) is a (kh kw) x (in multiplier) matrix.
+    void a_depthwise_convolution_is_grouped() {
+        const lf::Model m(one_layer("DepthwiseConv2D",
+                                    {{"kernel_size", lf::IntList{3, 3}}, {"depth_multiplier", std::int64_t(2)},
+                                     {"padding", std::string("same")}},
+                                    {9, 9, 6}));
+        const lf::CudaConvGeometry g(node(m, "depthwiseconv2d_1"));
+        QCOMPARE(g.groups, std::int64_t(6));
+        QCOMPARE(g.filters, std::int64_t(12));
+        QCOMPARE(g.kernel_rows(), std::int64_t(9));
+        QCOMPARE(g.kernel_floats(), std::size_t(9 * 12));
+        QCOMPARE(g.shape(2).groups, 6);
+    }
+
+    void algorithm_cache_keys_name_the_convolution() {
+        const lf::Model m(one_layer("Conv2D", conv_params(32, 5, 1, "same")));
+        const lf::CudaConvGeometry g(node(m, "conv2d_1"));
+        QCOMPARE(lf::to_string(g.key(lf::ConvPass::Forward, 50, 90)),
+                 std::string("fwd n50 c1 h28 w28 k32 r5 s5 pad2,2,2,2 stride1,1 dil1,1 g1 float32 fp32 sm90"));
+        QVERIFY(g.key(lf::ConvPass::Forward, 50, 90) != g.key(lf::ConvPass::BackwardData, 50, 90));
+        QVERIFY(g.key(lf::ConvPass::Forward, 50, 90) != g.key(lf::ConvPass::Forward, 10, 90));  // a last partial batch
+        QVERIFY(g.key(lf::ConvPass::Forward, 50, 90) != g.key(lf::ConvPass::Forward, 50, 80));
+        const lf::Model odd(one_layer("Conv2D", conv_params(8, 3, 2, "same")));
+        QCOMPARE(lf::to_string(lf::CudaConvGeometry(node(odd, "conv2d_1")).key(lf::ConvPass::BackwardFilter, 4, 80)),
+                 std::string("bwd_filter n4 c1 h28 w28 k8 r3 s3 pad0,1,0,1 stride2,2 dil1,1 g1 float32 fp32 sm80"));
+        QCOMPARE(&lf::conv_algo_cache(), &lf::conv_algo_cache());  // one per process
     }
 
     // A Dense softmax keeps its logits (and, training, their gradient) as a workspace.
@@ -83,6 +209,60 @@ private slots:
         QCOMPARE(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50}).workspaces, std::size_t(0));
         QVERIFY(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 100}).total() >
                 lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50}).total());
+    }
+
+    // What each new op keeps between its passes, in floats.
+    void the_ops_workspaces_are_what_they_keep() {
+        // A convolution: its kernel as KRSC, training also the filter gradient; stride 2 'same'
+        // adds the padded input and its gradient.
+        const lf::Model conv(one_layer("Conv2D", conv_params(8, 3, 1, "same")));
+        QCOMPARE(workspace_of(conv, "conv2d_1", 4, false), std::size_t(9 * 8));
+        QCOMPARE(workspace_of(conv, "conv2d_1", 4, true), std::size_t(2 * 9 * 8));
+        const lf::Model odd(one_layer("Conv2D", conv_params(8, 3, 2, "same", "gelu")));
+        QCOMPARE(workspace_of(odd, "conv2d_1", 4, true),
+                 std::size_t(2 * 9 * 8 + 2 * 4 * 29 * 29 + 4 * 14 * 14 * 8));  // + gelu's pre-activation
+        // Max pooling's argmax per output while training; average pooling keeps nothing.
+        const lf::Model max(one_layer("MaxPool2D", {}, {9, 9, 3}));
+        QCOMPARE(workspace_of(max, "maxpool2d_1", 4, true), std::size_t(4 * 4 * 4 * 3));
+        QCOMPARE(workspace_of(max, "maxpool2d_1", 4, false), std::size_t(0));
+        const lf::Model avg(one_layer("AveragePooling2D", {}, {9, 9, 3}));
+        QCOMPARE(workspace_of(avg, "averagepooling2d_1", 4, true), std::size_t(0));
+        const lf::Model gmax(one_layer("GlobalMaxPooling2D", {}, {5, 7, 3}));
+        QCOMPARE(workspace_of(gmax, "globalmaxpooling2d_1", 4, true), std::size_t(4 * 3));
+        // Batch normalization: the batch's mean and variance; dropout: its mask.
+        const lf::Model bn(one_layer("BatchNormalization", {}, {5, 5, 6}));
+        QCOMPARE(workspace_of(bn, "batchnormalization_1", 4, true), std::size_t(12));
+        QCOMPARE(workspace_of(bn, "batchnormalization_1", 4, false), std::size_t(0));
+        const lf::Model drop(one_layer("Dropout", {{"rate", 0.5}}, {5, 5, 6}));
+        QCOMPARE(workspace_of(drop, "dropout_1", 4, true), std::size_t(4 * 150));
+        QCOMPARE(workspace_of(drop, "dropout_1", 4, false), std::size_t(0));
+    }
+
+    // cuDNN's convolution workspace is one scratch region as large as the largest asks, charged
+    // to that step; the estimate and the per-step bytes agree on every template.
+    void the_scratch_is_shared_and_charged_once() {
+        const lf::Model cnn(lf::load_project(templates_dir() + "fashion_cnn.lfproj").graph);
+        const lf::PlanOptions o{.device = "cuda:0", .batch = 50, .mode = lf::PlanMode::Train};
+        const lf::Schedule s = schedule_of(cnn, 50);
+        std::size_t largest = 0, op_workspaces = 0;
+        for (const lf::ScheduledStep& st : s.steps) {
+            const lf::CudaOpNeeds n = lf::cuda_op_needs(st, 50, true);
+            largest = std::max(largest, n.scratch_bytes);
+            op_workspaces += n.workspace_floats * sizeof(float);
+        }
+        QVERIFY(largest >= std::size_t(4) << 20);  // the budget's floor
+        const lf::MemoryBreakdown e = lf::CudaPlan::estimate(cnn, o);
+        QCOMPARE(e.workspaces, op_workspaces + largest);
+        for (const char* f : {"fashion_cnn", "fashion_resnet", "mobilenet_v2_small"}) {
+            const lf::Model m(lf::load_project(templates_dir() + f + ".lfproj").graph);
+            for (bool training : {true, false}) {
+                const lf::PlanOptions p{.device = "cuda:0", .batch = 32,
+                                        .mode = training ? lf::PlanMode::Train : lf::PlanMode::Infer};
+                std::size_t steps = 0;
+                for (const lf::LayerProfile& l : lf::CudaPlan::describe(m, p)) steps += l.bytes;
+                QCOMPARE(steps, lf::CudaPlan::estimate(m, p).total());
+            }
+        }
     }
 };
 

@@ -12,6 +12,13 @@ CudaContext::CudaContext(const lf_cuda_api& api, int device, const std::string& 
     lf_cuda_error e{};
     ctx_ = api.context_create(device, &e);
     if (!ctx_) cuda_check(e.code ? e.code : -1, e, "creating the CUDA stream and library handles", id);
+    lf_cuda_device_props props{};
+    const int s = api.device_props(device, &props, &e);
+    if (s) {
+        api.context_destroy(ctx_);
+        cuda_check(s, e, "reading the device's properties", id);
+    }
+    cc_ = props.cc_major * 10 + props.cc_minor;
 }
 
 CudaContext::~CudaContext() { api_.context_destroy(ctx_); }

@@ -21,6 +21,7 @@ public:
     const lf_cuda_api& api() const { return api_; }
     lf_cuda_context* get() const { return ctx_; }
     const std::string& device() const { return id_; }
+    int compute_capability() const { return cc_; }  // x 10: 90 for sm_90
     // Runs one table entry on this context: cuda([&](lf_cuda_error* e){ return api.fill(...); }, "fill").
     template <class F>
     void run(F&& call, const char* what) const {
@@ -32,6 +33,7 @@ private:
     const lf_cuda_api& api_;
     lf_cuda_context* ctx_ = nullptr;
     std::string id_;
+    int cc_ = 0;
 };
 
 }  // namespace lf

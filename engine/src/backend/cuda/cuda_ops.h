@@ -1,8 +1,11 @@
 #pragma once
 // The CUDA backend's ops: one per running step of a schedule, over device buffers the plan
 // owns and weights the device model owns, queued on the device model's stream. Dense runs on
-// cuBLAS, the Activation family and Add on the module's kernels, softmax on cuDNN. A layer without an
-// op here is refused by name when the plan is built (cuda_op_unsupported).
+// cuBLAS, the convolutions on cuDNN (algorithms from its heuristics, cached per shape),
+// softmax on cuDNN, the rest on the module's kernels. A layer without an op here is refused by
+// name when the plan is built (cuda_op_unsupported). Each op family's file says what it needs:
+// its workspace (kept between the passes, carved from the plan's block per step) and scratch
+// (used within one call, one region of the block shared by every step).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -25,8 +28,16 @@ struct CudaOpSetup {
     float* out = nullptr;
     float* out_grad = nullptr;  // d(loss)/d(out); the op may overwrite it in backward()
     std::vector<float*> w, w_grad;
-    // Device memory the op asked for in workspace_floats(), carved from the plan's block.
+    // Device memory the op asked for in cuda_op_needs(), carved from the plan's block.
     float* workspace = nullptr;
+    void* scratch = nullptr;
+    std::size_t scratch_bytes = 0;
+    std::uint64_t seed = 0;  // the step's random stream (dropout)
+};
+
+struct CudaOpNeeds {
+    std::size_t workspace_floats = 0;  // the op's own, kept from forward to backward
+    std::size_t scratch_bytes = 0;     // within one call only (cuDNN's convolution workspace)
 };
 
 // What a softmax output offers a cross-entropy: its logits and where their gradient goes.
@@ -44,12 +55,15 @@ public:
     virtual std::optional<CudaSoftmaxTail> softmax_tail() { return std::nullopt; }
     // The loss hands over the logits' gradient itself: backward() skips the softmax.
     virtual void fuse_softmax_into_loss(bool) {}
+    // The random stream continues from this many steps (a resumed run's dropout masks).
+    virtual void seek_rng(std::uint64_t) {}
 };
 
 // Why the step cannot run on the CUDA backend ("" when it can): its layer has no op here.
 std::string cuda_op_unsupported(const ScheduledStep& step);
-// Floats of device workspace the step's op needs (the softmax logits of a Dense, ...).
-std::size_t cuda_op_workspace_floats(const ScheduledStep& step, std::int64_t batch, bool training);
+// Device memory the step's op needs beside the schedule's buffers (the softmax logits of a
+// Dense, a convolution's kernel in cuDNN's layout, a max pooling's argmax, ...).
+CudaOpNeeds cuda_op_needs(const ScheduledStep& step, std::int64_t batch, bool training);
 // Whether its backward reads its own output (an activation differentiated from its output).
 bool cuda_backward_reads_output(const ScheduledStep& step, const Schedule& schedule);
 std::unique_ptr<CudaOp> make_cuda_op(const CudaOpSetup& setup);

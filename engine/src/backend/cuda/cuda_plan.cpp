@@ -1,5 +1,7 @@
 #include "backend/cuda/cuda_plan.h"
 
+#include <algorithm>
+
 #include "backend/cuda/cuda_ops.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/oom_message.h"
@@ -21,9 +23,12 @@ ScheduleOptions schedule_options(const PlanOptions& o) {
             .fuse = false, .precision = o.precision};
 }
 
-// Where each buffer and workspace lies in the plan's block, in floats, and the totals.
+// Where each buffer and workspace lies in the plan's block, in floats, and the totals. The
+// scratch (cuDNN's convolution workspaces) is one region at the end, as large as the largest
+// step asks: the ops run one after another on one stream, and none keeps it between calls.
 struct Layout {
     std::vector<std::size_t> buffer_at, workspace_at;
+    std::size_t scratch_at = 0, scratch_bytes = 0;
     std::size_t floats = 0;
     MemoryBreakdown bytes;
 };
@@ -37,11 +42,15 @@ Layout lay_out(const Schedule& s) {
     l.bytes.activations = s.bytes(BufferKind::Activation);
     l.bytes.gradients = s.bytes(BufferKind::Gradient);
     for (const ScheduledStep& st : s.steps) {
-        const std::size_t w = cuda_op_workspace_floats(st, s.options.batch, s.options.training);
+        const CudaOpNeeds n = cuda_op_needs(st, s.options.batch, s.options.training);
         l.workspace_at.push_back(l.floats);
-        l.floats += aligned(w);
-        l.bytes.workspaces += w * sizeof(float);
+        l.floats += aligned(n.workspace_floats);
+        l.bytes.workspaces += n.workspace_floats * sizeof(float);
+        l.scratch_bytes = std::max(l.scratch_bytes, n.scratch_bytes);
     }
+    l.scratch_at = l.floats;
+    l.floats += aligned((l.scratch_bytes + sizeof(float) - 1) / sizeof(float));
+    l.bytes.workspaces += l.scratch_bytes;
     return l;
 }
 
@@ -98,6 +107,9 @@ struct CudaPlan::Impl {
         const bool training = schedule.options.training && !(s.frozen && s.grad == kNoBuffer);
         CudaOpSetup setup{.ctx = ctx, .node = *s.info, .batch = schedule.options.batch, .training = training,
                           .frozen = s.frozen};
+        setup.seed = s.seed;
+        setup.scratch = block.floats() + layout.scratch_at;
+        setup.scratch_bytes = layout.scratch_bytes;
         for (int id : s.in) setup.in.push_back(buffer(id));
         for (int id : s.in_grad) setup.in_grad.push_back(buffer(id));
         setup.out = buffer(s.out);
@@ -163,10 +175,17 @@ PlanProfile CudaPlan::describe(const Model& model, const PlanOptions& options) {
         LayerProfile p;
         p.node = st.node;
         p.bytes = charge(st.out) + charge(st.grad) +
-                  cuda_op_workspace_floats(st, s.options.batch, s.options.training) * sizeof(float);
+                  cuda_op_needs(st, s.options.batch, s.options.training).workspace_floats * sizeof(float);
         for (int slot : st.grad_slots) p.bytes += charge(slot);
         out.push_back(p);
     }
+    // The shared scratch goes to the step that asks most (the first of equals).
+    const std::size_t scratch = lay_out(s).scratch_bytes;
+    for (std::size_t i = 0; i < s.steps.size() && scratch; ++i)
+        if (cuda_op_needs(s.steps[i], s.options.batch, s.options.training).scratch_bytes == scratch) {
+            out[i].bytes += scratch;
+            break;
+        }
     return out;
 }
 
@@ -193,6 +212,11 @@ void CudaPlan::read_logits(float* host) const {
     auto tail = impl_->output_op ? impl_->output_op->softmax_tail() : std::nullopt;
     if (!tail) throw runtime_error("read_logits() on a plan whose output is not a softmax");
     impl_->to_host(host, tail->logits, impl_->output_floats());
+}
+
+void CudaPlan::seek_rng(std::uint64_t steps) {
+    for (auto& op : impl_->ops)
+        if (op) op->seek_rng(steps);
 }
 
 // Kernel times need CUDA events around each op (not yet): the profile counts the passes only.

@@ -40,7 +40,7 @@ public:
     void set_output_grad(const float* host, OutputGrad of) override;
     void backward() override;
     void read_input_grad(float* host, std::size_t i) const override;
-    void seek_rng(std::uint64_t) override {}  // no op draws random numbers yet (Dropout is refused)
+    void seek_rng(std::uint64_t steps) override;
     std::vector<std::pair<std::string, std::string>> kernels() const override;
     MemoryBreakdown memory() const override;
     const PlanProfile& profile() const override;

@@ -1,0 +1,169 @@
+// Conv2D and DepthwiseConv2D on cuDNN over NHWC. Keras stores the kernel as (kh, kw, in, out)
+// (depthwise: (kh, kw, in, multiplier), output channel c * multiplier + j), which is the
+// transpose of cuDNN's KRSC filter layout: each forward transposes the live kernel into the
+// op's workspace, and the filter gradient is transposed back into the model's gradients.
+// TensorFlow's 'same' padding may need one more row or column at the bottom or right than at
+// the top or left, which cuDNN cannot express: such an input is padded into the workspace
+// first and convolved without padding. Algorithms come from cuDNN's heuristics within the
+// plan's scratch budget, cached per shape for the process (Note [cuDNN algorithm cache]).
+#include <algorithm>
+
+#include "backend/cuda/algo_cache.h"
+#include "backend/cuda/cuda_activation.h"
+#include "backend/cuda/cuda_conv_geometry.h"
+#include "backend/cuda/cuda_op_families.h"
+#include "layerforge/layers/registry.h"
+
+namespace lf {
+
+namespace {
+
+CudaActivation activation_of(const NodeInfo& n) { return *cuda_activation(param_str(n.params, "activation")); }
+
+// The op's workspace, in floats from its start. Sized as if the input needed a gradient
+// whenever the plan trains, so that cuda_op_needs() can answer from the node alone.
+struct ConvWorkspace {
+    std::size_t kernel = 0, kernel_grad = 0, padded = 0, padded_grad = 0, activation = 0, floats = 0;
+    ConvWorkspace(const CudaConvGeometry& g, const NodeInfo& n, std::int64_t batch, bool training, bool input_grad) {
+        const std::size_t k = g.kernel_floats();
+        kernel_grad = k;
+        padded = kernel_grad + (training ? k : 0);
+        padded_grad = padded + (g.padded_input ? g.padded_floats(batch) : 0);
+        activation = padded_grad + (g.padded_input && training && input_grad ? g.padded_floats(batch) : 0);
+        floats = activation + CudaPostActivation::workspace_floats(activation_of(n), g.output_floats(batch), training);
+    }
+};
+
+class ConvOp final : public CudaOp {
+public:
+    explicit ConvOp(const CudaOpSetup& s)
+        : ctx_(s.ctx), g_(s.node), batch_(s.batch), ws_(g_, s.node, s.batch, s.training, s.training),
+          act_(s.ctx, activation_of(s.node), s.batch * g_.out_h * g_.out_w, g_.filters, s.out, s.out_grad,
+               s.workspace + ws_.activation, s.training),
+          bias_(param_bool(s.node.params, "use_bias")), train_weights_(s.training && !s.frozen), in_(s.in[0]),
+          in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), w_(s.w), w_grad_(s.w_grad),
+          scratch_(s.scratch), scratch_bytes_(s.scratch_bytes) {
+        float* ws = s.workspace;
+        kernel_ = ws + ws_.kernel;
+        kernel_grad_ = ws + ws_.kernel_grad;
+        padded_ = g_.padded_input ? ws + ws_.padded : nullptr;
+        padded_grad_ = g_.padded_input ? ws + ws_.padded_grad : nullptr;
+        const lf_cuda_conv_shape shape = g_.shape(batch_);
+        lf_cuda_error e{};
+        conv_ = ctx_.api().conv_create(ctx_.get(), &shape, &e);
+        if (!conv_) cuda_check(e.code ? e.code : -1, e, "describing the convolution to cuDNN", ctx_.device());
+        fwd_ = choose(ConvPass::Forward);
+        if (train_weights_) filter_ = choose(ConvPass::BackwardFilter);
+        if (s.training && in_grad_) data_ = choose(ConvPass::BackwardData);
+    }
+    ~ConvOp() override { ctx_.api().conv_destroy(conv_); }
+
+    void forward() override {
+        transpose(w_[0], kernel_, g_.kernel_rows(), g_.filters);  // (r s c) x k -> k x (r s c)
+        const float* x = in_;
+        if (padded_) {
+            pad(in_, padded_, false);
+            x = padded_;
+        }
+        ctx_.run([&](lf_cuda_error* e) {
+            return ctx_.api().conv_forward(ctx_.get(), conv_, fwd_.algo, x, kernel_, act_.pre(), scratch_,
+                                           fwd_.workspace_bytes, e);
+        }, "cudnnConvolutionForward");
+        if (bias_)
+            ctx_.run([&](lf_cuda_error* e) { return ctx_.api().add_bias(ctx_.get(), act_.pre(), w_[1], rows(), g_.filters, e); },
+                     "bias");
+        act_.forward();
+    }
+
+    void backward() override {
+        const float* dpre = act_.backward();
+        if (train_weights_) {
+            ctx_.run([&](lf_cuda_error* e) {
+                return ctx_.api().conv_backward_filter(ctx_.get(), conv_, filter_.algo, padded_ ? padded_ : in_, dpre,
+                                                       kernel_grad_, scratch_, filter_.workspace_bytes, e);
+            }, "cudnnConvolutionBackwardFilter");
+            transpose(kernel_grad_, w_grad_[0], g_.filters, g_.kernel_rows());
+            if (bias_)
+                ctx_.run([&](lf_cuda_error* e) {
+                    return ctx_.api().bias_grad(ctx_.get(), dpre, w_grad_[1], rows(), g_.filters, 0, e);
+                }, "bias gradient");
+        }
+        if (!in_grad_) return;
+        ctx_.run([&](lf_cuda_error* e) {
+            return ctx_.api().conv_backward_data(ctx_.get(), conv_, data_.algo, kernel_, dpre,
+                                                 padded_grad_ ? padded_grad_ : in_grad_, scratch_, data_.workspace_bytes, e);
+        }, "cudnnConvolutionBackwardData");
+        if (padded_grad_) pad(padded_grad_, in_grad_, true);
+    }
+
+    std::string impl_info() const override {
+        return "cudnnConvolution algo " + std::to_string(fwd_.algo) + (train_weights_ ? " / filter " + std::to_string(filter_.algo) : "") +
+               (in_grad_ ? " / data " + std::to_string(data_.algo) : "") + (padded_ ? " (input padded)" : "") +
+               (bias_ ? "+bias" : "") + "+" + act_.name();
+    }
+    std::optional<CudaSoftmaxTail> softmax_tail() override {
+        if (!act_.softmax()) return std::nullopt;
+        return CudaSoftmaxTail{act_.logits(), act_.logits_grad()};
+    }
+    void fuse_softmax_into_loss(bool on) override { act_.fuse_softmax_into_loss(on); }
+
+private:
+    struct Choice {
+        int algo = 0;
+        std::size_t workspace_bytes = 0;
+    };
+
+    Choice choose(ConvPass pass) {
+        const ConvAlgoKey key = g_.key(pass, batch_, ctx_.compute_capability());
+        if (auto hit = conv_algo_cache().find(key)) return {hit->algo, hit->workspace_bytes};
+        ConvAlgoChoice c;
+        ctx_.run([&](lf_cuda_error* e) {
+            return ctx_.api().conv_choose(ctx_.get(), conv_, int(pass), scratch_bytes_, &c.algo, &c.workspace_bytes, e);
+        }, "choosing a cuDNN convolution algorithm");
+        c = conv_algo_cache().insert(key, c);
+        return {c.algo, c.workspace_bytes};
+    }
+
+    std::int64_t rows() const { return batch_ * g_.out_h * g_.out_w; }
+    void transpose(const float* src, float* dst, std::int64_t r, std::int64_t c) const {
+        ctx_.run([&](lf_cuda_error* e) { return ctx_.api().transpose(ctx_.get(), src, dst, r, c, e); }, "kernel layout");
+    }
+    // The input into its padded copy, or (crop) the padded gradient's interior back.
+    void pad(const float* from, float* to, bool crop) const {
+        const auto& p = g_.extra;
+        ctx_.run([&](lf_cuda_error* e) {
+            auto f = crop ? ctx_.api().crop2d : ctx_.api().pad2d;
+            return f(ctx_.get(), from, to, batch_, g_.in_h, g_.in_w, g_.in_c, p[0], p[1], p[2], p[3], e);
+        }, crop ? "convolution padding backward" : "convolution padding");
+    }
+
+    const CudaContext& ctx_;
+    CudaConvGeometry g_;
+    std::int64_t batch_;
+    ConvWorkspace ws_;
+    CudaPostActivation act_;
+    bool bias_, train_weights_;
+    const float* in_;
+    float* in_grad_;
+    std::vector<float*> w_, w_grad_;
+    void* scratch_;
+    std::size_t scratch_bytes_;
+    float *kernel_ = nullptr, *kernel_grad_ = nullptr, *padded_ = nullptr, *padded_grad_ = nullptr;
+    lf_cuda_conv* conv_ = nullptr;
+    Choice fwd_, filter_, data_;
+};
+
+}  // namespace
+
+const CudaOpFamily kCudaConv{
+    .unsupported = [](const NodeInfo& n) { return cuda_activation_unsupported(param_str(n.params, "activation")); },
+    .needs = [](const NodeInfo& n, std::int64_t batch, bool training) {
+        const CudaConvGeometry g(n);
+        return CudaOpNeeds{.workspace_floats = ConvWorkspace(g, n, batch, training, training).floats,
+                           .scratch_bytes = g.scratch_budget(batch)};
+    },
+    .reads_output = [](const NodeInfo& n) { return activation_of(n).softmax() || activation_of(n).from_output(); },
+    .make = [](const CudaOpSetup& s) -> std::unique_ptr<CudaOp> { return std::make_unique<ConvOp>(s); },
+};
+
+}  // namespace lf
