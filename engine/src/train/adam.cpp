@@ -43,18 +43,27 @@ public:
     std::string name() const override { return name_; }
 
     void step(float* w, const float* g, std::size_t n, double lr) override {
+        const UpdateStep u = *take_step(n, lr);
+        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
+            adam_update(w + b, u.state[0] + b, u.state[1] + b, g + b, e - b, u.a, u.decay, u.b1, u.b2, u.eps);
+        });
+    }
+
+    std::optional<UpdateStep> take_step(std::size_t n, double lr) override {
         check_bound(n);
         // Bias correction folded into the step size, as Keras does.
         const double t = static_cast<double>(iterations_ + 1);
         const double alpha = lr * std::sqrt(1 - std::pow(beta_2_, t)) / (1 - std::pow(beta_1_, t));
-        const float a = static_cast<float>(alpha), decay = static_cast<float>(lr * weight_decay_);
-        const float b1 = static_cast<float>(1 - beta_1_), b2 = static_cast<float>(1 - beta_2_);
-        const float eps = static_cast<float>(epsilon_);
-        float *m = buffer(m_), *v = buffer(v_);
-        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
-            adam_update(w + b, m + b, v + b, g + b, e - b, a, decay, b1, b2, eps);
-        });
+        UpdateStep u;
+        u.rule = UpdateStep::Rule::Adam;
+        u.a = static_cast<float>(alpha);
+        u.decay = static_cast<float>(lr * weight_decay_);
+        u.b1 = static_cast<float>(1 - beta_1_);
+        u.b2 = static_cast<float>(1 - beta_2_);
+        u.eps = static_cast<float>(epsilon_);
+        u.state = {buffer(m_), buffer(v_)};
         ++iterations_;
+        return u;
     }
 
 private:

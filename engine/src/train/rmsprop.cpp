@@ -41,15 +41,25 @@ public:
     std::string name() const override { return "RMSprop"; }
 
     void step(float* w, const float* g, std::size_t n, double lr) override {
-        check_bound(n);
-        const float a = static_cast<float>(lr), rho = static_cast<float>(rho_);
-        const float mu = static_cast<float>(momentum_), eps = static_cast<float>(epsilon_);
-        float* v = buffer(v_);
-        float* mom = momentum_ > 0 ? buffer(mom_) : nullptr;
+        const UpdateStep u = *take_step(n, lr);
+        float* v = u.state[0];
+        float* mom = u.state[1];
         core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
-            rmsprop_update(w + b, v + b, mom ? mom + b : nullptr, g + b, e - b, a, rho, mu, eps);
+            rmsprop_update(w + b, v + b, mom ? mom + b : nullptr, g + b, e - b, u.a, u.rho, u.mu, u.eps);
         });
+    }
+
+    std::optional<UpdateStep> take_step(std::size_t n, double lr) override {
+        check_bound(n);
+        UpdateStep u;
+        u.rule = UpdateStep::Rule::RmsProp;
+        u.a = static_cast<float>(lr);
+        u.rho = static_cast<float>(rho_);
+        u.mu = static_cast<float>(momentum_);
+        u.eps = static_cast<float>(epsilon_);
+        u.state = {buffer(v_), momentum_ > 0 ? buffer(mom_) : nullptr};
         ++iterations_;
+        return u;
     }
 
 private:

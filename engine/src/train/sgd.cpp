@@ -32,14 +32,23 @@ public:
     std::string name() const override { return "SGD"; }
 
     void step(float* w, const float* g, std::size_t n, double lr) override {
-        check_bound(n);
-        const float a = static_cast<float>(lr), mu = static_cast<float>(momentum_);
-        float* v = momentum_ > 0 ? buffer(velocity_) : nullptr;
+        const UpdateStep u = *take_step(n, lr);
+        float* v = u.state[0];
         core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
-            if (v) momentum_update(w + b, v + b, g + b, e - b, a, mu, nesterov_);
-            else sgd_update(w + b, g + b, e - b, a);
+            if (v) momentum_update(w + b, v + b, g + b, e - b, u.a, u.mu, u.rule == UpdateStep::Rule::Nesterov);
+            else sgd_update(w + b, g + b, e - b, u.a);
         });
+    }
+
+    std::optional<UpdateStep> take_step(std::size_t n, double lr) override {
+        check_bound(n);
+        UpdateStep u;
+        u.rule = momentum_ > 0 ? (nesterov_ ? UpdateStep::Rule::Nesterov : UpdateStep::Rule::Momentum) : UpdateStep::Rule::Sgd;
+        u.a = static_cast<float>(lr);
+        u.mu = static_cast<float>(momentum_);
+        if (momentum_ > 0) u.state[0] = buffer(velocity_);
         ++iterations_;
+        return u;
     }
 
 private:

@@ -10,13 +10,25 @@ namespace {
 
 std::size_t float_bytes(const std::vector<float>& v) { return v.size() * sizeof(float); }
 
+lf_cuda_rule cuda_rule(UpdateStep::Rule r) {
+    switch (r) {
+    case UpdateStep::Rule::Sgd: return LF_CUDA_SGD;
+    case UpdateStep::Rule::Momentum: return LF_CUDA_MOMENTUM;
+    case UpdateStep::Rule::Nesterov: return LF_CUDA_NESTEROV;
+    case UpdateStep::Rule::Adam: return LF_CUDA_ADAM;
+    case UpdateStep::Rule::RmsProp: return LF_CUDA_RMSPROP;
+    }
+    return LF_CUDA_SGD;
+}
+
 }  // namespace
 
 CudaDeviceModel::CudaDeviceModel(Model& model, const std::string& device, std::shared_ptr<CudaContext> context,
                                  DeviceArena& arena)
     : DeviceModel(model, device), context_(std::move(context)), arena_(arena),
       weights_(arena, float_bytes(model.weights()), {.weights = float_bytes(model.weights())}, "the model's weights"),
-      grads_(arena, float_bytes(model.grads()), {.gradients = float_bytes(model.grads())}, "the weights' gradients") {
+      grads_(arena, float_bytes(model.grads()), {.gradients = float_bytes(model.grads())}, "the weights' gradients"),
+      optimizer_(*context_, arena) {
     push_weights();
     context_->run([&](lf_cuda_error* e) { return context_->api().fill(context_->get(), grads_.floats(), 0.f,
                                                                       model.grads().size(), e); },
@@ -29,6 +41,7 @@ std::unique_ptr<Plan> CudaDeviceModel::make_plan(const PlanOptions& options) {
 }
 
 void CudaDeviceModel::push_weights() {
+    optimizer_.host_changed();  // a restore or resume set the rule's host state too
     const auto& w = model().weights();
     context_->run([&](lf_cuda_error* e) {
         return context_->api().copy_to_device(context_->get(), weights_.data(), w.data(), float_bytes(w), e);
@@ -36,6 +49,11 @@ void CudaDeviceModel::push_weights() {
 }
 
 void CudaDeviceModel::pull_weights() {
+    copy_weights_to_host();
+    optimizer_.to_host();
+}
+
+void CudaDeviceModel::copy_weights_to_host() {
     auto& w = model().weights();
     context_->run([&](lf_cuda_error* e) {
         return context_->api().copy_to_host(context_->get(), w.data(), weights_.data(), float_bytes(w), e);
@@ -49,13 +67,25 @@ void CudaDeviceModel::pull_grads() {
     }, "copying the gradients from the device");
 }
 
-// The rules are host loops (WeightUpdate::step): the weights and gradients make a round trip
-// until each optimizer has its kernel. Correct, and only as slow as two copies of the weights.
 void CudaDeviceModel::update(WeightUpdate& rule, double lr) {
-    pull_weights();
-    pull_grads();
-    rule.step(model().weights().data(), model().grads().data(), model().trainable_size(), lr);
-    push_weights();
+    const std::size_t n = model().trainable_size();
+    const std::optional<UpdateStep> u = rule.take_step(n, lr);
+    if (!u) {  // a rule without a device form: its host loop over host copies
+        copy_weights_to_host();
+        pull_grads();
+        rule.step(model().weights().data(), model().grads().data(), n, lr);
+        const auto& w = model().weights();
+        context_->run([&](lf_cuda_error* e) {
+            return context_->api().copy_to_device(context_->get(), weights_.data(), w.data(), float_bytes(w), e);
+        }, "copying the weights to the device");
+        return;
+    }
+    const std::array<float*, 2> state = optimizer_.device_arrays(*u, n);
+    const lf_cuda_update cu{.rule = cuda_rule(u->rule), .a = u->a, .mu = u->mu, .decay = u->decay, .b1 = u->b1,
+                            .b2 = u->b2, .eps = u->eps, .rho = u->rho, .state = {state[0], state[1]}};
+    context_->run([&](lf_cuda_error* e) {
+        return context_->api().update(context_->get(), &cu, weights_.floats(), grads_.floats(), n, e);
+    }, "the optimizer step");
 }
 
 }  // namespace lf

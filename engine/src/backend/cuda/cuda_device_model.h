@@ -1,9 +1,12 @@
 #pragma once
-// A model on a CUDA device: its weights and gradients in device memory from the device's arena,
-// copied from and to the host Model's arrays on request.
+// A model on a CUDA device: its weights, gradients and optimizer state in device memory from
+// the device's arena, copied from and to the host Model's arrays (and the rule's) on request.
+// The optimizer steps run on the device (update_kernels.cu); a rule without a device form
+// makes the weights' round trip through the host.
 #include <memory>
 
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_optimizer_state.h"
 #include "backend/cuda/device_buffer.h"
 #include "layerforge/backend/backend.h"
 
@@ -26,9 +29,11 @@ public:
     const CudaContext& context() const { return *context_; }
 
 private:
+    void copy_weights_to_host();
     std::shared_ptr<CudaContext> context_;
     DeviceArena& arena_;
     DeviceBuffer weights_, grads_;
+    CudaOptimizerState optimizer_;
 };
 
 }  // namespace lf
