@@ -200,13 +200,18 @@ private slots:
             const lf::MemoryBreakdown e = lf::CudaPlan::estimate(m, o);
             QCOMPARE(e.activations, s.bytes(lf::BufferKind::Activation));
             QCOMPARE(e.gradients, s.bytes(lf::BufferKind::Gradient));
-            QCOMPARE(e.workspaces, std::size_t((training ? 2 : 1) * 50 * 10 * sizeof(float)));
+            // Training also the bias gradient's partial sums, in the shared scratch.
+            const std::size_t partials = training ? LF_CUDA_REDUCE_FLOATS(10) * sizeof(float) : 0;
+            QCOMPARE(e.workspaces, std::size_t((training ? 2 : 1) * 50 * 10 * sizeof(float)) + partials);
             std::size_t steps = 0;
             for (const lf::LayerProfile& p : lf::CudaPlan::describe(m, o)) steps += p.bytes;
             QCOMPARE(steps, e.activations + e.gradients + e.workspaces);  // every byte charged once
         }
         const lf::Model mlp(lf::load_project(templates_dir() + "fashion_mlp.lfproj").graph);
-        QCOMPARE(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50}).workspaces, std::size_t(0));
+        QCOMPARE(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50, .mode = lf::PlanMode::Infer}).workspaces,
+                 std::size_t(0));
+        QCOMPARE(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50}).workspaces,
+                 LF_CUDA_REDUCE_FLOATS(100) * sizeof(float));  // the widest bias's partial sums
         QVERIFY(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 100}).total() >
                 lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50}).total());
     }
@@ -233,6 +238,9 @@ private slots:
         const lf::Model bn(one_layer("BatchNormalization", {}, {5, 5, 6}));
         QCOMPARE(workspace_of(bn, "batchnormalization_1", 4, true), std::size_t(12));
         QCOMPARE(workspace_of(bn, "batchnormalization_1", 4, false), std::size_t(0));
+        const lf::Schedule bs = schedule_of(bn, 4);
+        QCOMPARE(lf::cuda_op_needs(bs.step("batchnormalization_1"), 4, true).scratch_bytes,
+                 LF_CUDA_REDUCE_FLOATS(6) * sizeof(float));  // per-channel partial sums, within a call
         const lf::Model drop(one_layer("Dropout", {{"rate", 0.5}}, {5, 5, 6}));
         QCOMPARE(workspace_of(drop, "dropout_1", 4, true), std::size_t(4 * 150));
         QCOMPARE(workspace_of(drop, "dropout_1", 4, false), std::size_t(0));

@@ -95,6 +95,11 @@ typedef struct lf_cuda_update {
     float* state[2];  // device arrays of n floats: SGD velocity; Adam m, v; RMSprop v, momentum (or null)
 } lf_cuda_update;
 
+// The per-channel reductions split the rows over this many blocks, each writing a partial sum
+// per channel (two for bn_backward), which a second pass adds up in order: deterministic.
+#define LF_CUDA_REDUCE_SPLIT 64
+#define LF_CUDA_REDUCE_FLOATS(c) (2 * LF_CUDA_REDUCE_SPLIT * (size_t)(c))
+
 // Every entry returns 0 on success, else the failing status with `err` (may be null) filled.
 typedef struct lf_cuda_api {
     uint32_t abi_version;  // LF_CUDA_ABI_VERSION of the module's build
@@ -133,9 +138,11 @@ typedef struct lf_cuda_api {
                  const float* a, const float* b, float beta, float* c, lf_cuda_error* err);
     // y[r, :] += bias for every row r of rows x cols.
     int (*add_bias)(lf_cuda_context* ctx, float* y, const float* bias, int64_t rows, int64_t cols, lf_cuda_error* err);
-    // bias_grad (+)= the column sums of dy (rows x cols); accumulate 0 overwrites.
+    // bias_grad (+)= the column sums of dy (rows x cols); accumulate 0 overwrites. `partials`:
+    // LF_CUDA_REDUCE_FLOATS(cols) floats of scratch, used within the call (as bn_stats' and
+    // bn_backward's).
     int (*bias_grad)(lf_cuda_context* ctx, const float* dy, float* bias_grad, int64_t rows, int64_t cols,
-                     int accumulate, lf_cuda_error* err);
+                     int accumulate, float* partials, lf_cuda_error* err);
     // y = f(x); dx = dy * f'(from y) (each of these activations' derivative follows from y).
     int (*activation_forward)(lf_cuda_context* ctx, int kind, const float* x, float* y, size_t n, lf_cuda_error* err);
     int (*activation_backward)(lf_cuda_context* ctx, int kind, const float* y, const float* dy, float* dx, size_t n,
@@ -195,14 +202,14 @@ typedef struct lf_cuda_api {
     // mean (1 - momentum), v = v momentum + var bessel (1 - momentum); backward: dgamma, dbeta
     // (null for a frozen layer: then dx = dy gamma / sqrt(var + eps), the statistics constants).
     int (*bn_stats)(lf_cuda_context* ctx, const float* x, float* mean, float* var, int64_t rows, int64_t c,
-                    lf_cuda_error* err);
+                    float* partials, lf_cuda_error* err);
     int (*bn_forward)(lf_cuda_context* ctx, const float* x, const float* mean, const float* var, const float* gamma,
                       const float* beta, float eps, float* y, int64_t rows, int64_t c, lf_cuda_error* err);
     int (*bn_moving)(lf_cuda_context* ctx, const float* mean, const float* var, float* moving_mean, float* moving_var,
                      float momentum, float bessel, int64_t c, lf_cuda_error* err);
     int (*bn_backward)(lf_cuda_context* ctx, const float* x, const float* dy, const float* mean, const float* var,
                        const float* gamma, float eps, float* dgamma, float* dbeta, float* dx, int64_t rows, int64_t c,
-                       lf_cuda_error* err);
+                       float* partials, lf_cuda_error* err);
 
     // Dropout's counter-based mask (Note in backend/cpu/dropout_op.cpp): mask[i] = scale when
     // splitmix64(splitmix64(seed ^ splitmix64(step)) + i) >> 32 >= threshold, else 0; y = x mask.

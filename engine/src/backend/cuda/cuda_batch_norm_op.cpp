@@ -18,12 +18,13 @@ public:
           momentum_(float(param_float(s.node.params, "momentum"))), eps_(float(param_float(s.node.params, "epsilon"))),
           c_(s.node.layer.output.dims.back()), rows_(s.batch * s.node.inputs[0].elements() / c_), in_(s.in[0]),
           out_(s.out), out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), w_(s.w),
-          w_grad_(s.w_grad), mean_(training_ ? s.workspace : s.w[2]), var_(training_ ? s.workspace + c_ : s.w[3]) {}
+          w_grad_(s.w_grad), mean_(training_ ? s.workspace : s.w[2]), var_(training_ ? s.workspace + c_ : s.w[3]),
+          partials_(static_cast<float*>(s.scratch)) {}
 
     void forward() override {
         const lf_cuda_api& a = ctx_.api();
         if (training_)
-            ctx_.run([&](lf_cuda_error* e) { return a.bn_stats(ctx_.get(), in_, mean_, var_, rows_, c_, e); },
+            ctx_.run([&](lf_cuda_error* e) { return a.bn_stats(ctx_.get(), in_, mean_, var_, rows_, c_, partials_, e); },
                      "batch statistics");
         ctx_.run([&](lf_cuda_error* e) {
             return a.bn_forward(ctx_.get(), in_, mean_, var_, w_[0], w_[1], eps_, out_, rows_, c_, e);
@@ -40,7 +41,7 @@ public:
         ctx_.run([&](lf_cuda_error* e) {
             return ctx_.api().bn_backward(ctx_.get(), in_, out_grad_, mean_, var_, w_[0], eps_,
                                           training_ ? w_grad_[0] : nullptr, training_ ? w_grad_[1] : nullptr, in_grad_,
-                                          rows_, c_, e);
+                                          rows_, c_, partials_, e);
         }, "batch normalization backward");
     }
     std::string impl_info() const override { return training_ ? "lf_cuda:batch_norm" : "lf_cuda:batch_norm (moving statistics)"; }
@@ -57,6 +58,7 @@ private:
     std::vector<float*> w_, w_grad_;  // gamma, beta, moving mean, moving variance
     float* mean_;  // the batch's (workspace) while training, else the moving ones
     float* var_;
+    float* partials_;  // the per-channel sums' partials, in the plan's scratch
 };
 
 }  // namespace
@@ -64,7 +66,9 @@ private:
 const CudaOpFamily kCudaBatchNorm{
     .unsupported = nullptr,
     .needs = [](const NodeInfo& n, std::int64_t, bool training) {
-        return CudaOpNeeds{.workspace_floats = training ? 2 * std::size_t(n.layer.output.dims.back()) : 0};
+        const std::size_t c = std::size_t(n.layer.output.dims.back());
+        return CudaOpNeeds{.workspace_floats = training ? 2 * c : 0,
+                           .scratch_bytes = training ? LF_CUDA_REDUCE_FLOATS(c) * sizeof(float) : 0};
     },
     .reads_output = nullptr,
     .make = [](const CudaOpSetup& s) -> std::unique_ptr<CudaOp> { return std::make_unique<BatchNormOp>(s); },

@@ -12,6 +12,7 @@
 #include "backend/cuda/cuda_activation.h"
 #include "backend/cuda/cuda_conv_geometry.h"
 #include "backend/cuda/cuda_op_families.h"
+#include "layerforge/core/error.h"
 #include "layerforge/layers/registry.h"
 
 namespace lf {
@@ -85,7 +86,8 @@ public:
             transpose(kernel_grad_, w_grad_[0], g_.filters, g_.kernel_rows());
             if (bias_)
                 ctx_.run([&](lf_cuda_error* e) {
-                    return ctx_.api().bias_grad(ctx_.get(), dpre, w_grad_[1], rows(), g_.filters, 0, e);
+                    return ctx_.api().bias_grad(ctx_.get(), dpre, w_grad_[1], rows(), g_.filters, 0,
+                                                static_cast<float*>(scratch_), e);
                 }, "bias gradient");
         }
         if (!in_grad_) return;
@@ -115,13 +117,21 @@ private:
 
     Choice choose(ConvPass pass) {
         const ConvAlgoKey key = g_.key(pass, batch_, ctx_.compute_capability());
-        if (auto hit = conv_algo_cache().find(key)) return {hit->algo, hit->workspace_bytes};
-        ConvAlgoChoice c;
-        ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().conv_choose(ctx_.get(), conv_, int(pass), scratch_bytes_, &c.algo, &c.workspace_bytes, e);
-        }, "choosing a cuDNN convolution algorithm");
-        c = conv_algo_cache().insert(key, c);
-        return {c.algo, c.workspace_bytes};
+        std::optional<ConvAlgoChoice> c = conv_algo_cache().find(key);
+        if (!c) {
+            // Within this convolution's own budget, not the plan's scratch: the cache's answer
+            // must fit every plan that meets the same key.
+            ConvAlgoChoice fresh;
+            ctx_.run([&](lf_cuda_error* e) {
+                return ctx_.api().conv_choose(ctx_.get(), conv_, int(pass), g_.scratch_budget(batch_), &fresh.algo,
+                                              &fresh.workspace_bytes, e);
+            }, "choosing a cuDNN convolution algorithm");
+            c = conv_algo_cache().insert(key, fresh);
+        }
+        if (c->workspace_bytes > scratch_bytes_)
+            throw runtime_error("cuDNN's algorithm for " + to_string(key) + " needs " + std::to_string(c->workspace_bytes) +
+                                " bytes of workspace; the plan has " + std::to_string(scratch_bytes_));
+        return {c->algo, c->workspace_bytes};
     }
 
     std::int64_t rows() const { return batch_ * g_.out_h * g_.out_w; }
@@ -159,8 +169,9 @@ const CudaOpFamily kCudaConv{
     .unsupported = [](const NodeInfo& n) { return cuda_activation_unsupported(param_str(n.params, "activation")); },
     .needs = [](const NodeInfo& n, std::int64_t batch, bool training) {
         const CudaConvGeometry g(n);
+        const std::size_t bias_sums = training ? LF_CUDA_REDUCE_FLOATS(g.filters) * sizeof(float) : 0;
         return CudaOpNeeds{.workspace_floats = ConvWorkspace(g, n, batch, training, training).floats,
-                           .scratch_bytes = g.scratch_budget(batch)};
+                           .scratch_bytes = std::max(g.scratch_budget(batch), bias_sums)};
     },
     .reads_output = [](const NodeInfo& n) { return activation_of(n).softmax() || activation_of(n).from_output(); },
     .make = [](const CudaOpSetup& s) -> std::unique_ptr<CudaOp> { return std::make_unique<ConvOp>(s); },

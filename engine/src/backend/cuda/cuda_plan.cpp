@@ -12,6 +12,16 @@ namespace lf {
 
 namespace {
 
+// Runs one op's call; a failure names the layer it belongs to, then what failed and why.
+template <class F>
+void for_layer(const ScheduledStep& s, F&& call) {
+    try {
+        call();
+    } catch (const Error& e) {
+        throw Error(e.kind(), "layer '" + s.node + "' (" + s.info->spec->type + "): " + e.what());
+    }
+}
+
 // cudaMalloc aligns to 256 bytes; buffers carved from one block keep that alignment.
 constexpr std::size_t kAlign = 256 / sizeof(float);
 
@@ -119,7 +129,9 @@ struct CudaPlan::Impl {
             setup.w_grad.push_back(w.grads + r->offset);
         }
         setup.workspace = block.floats() + layout.workspace_at[i];
-        return make_cuda_op(setup);
+        std::unique_ptr<CudaOp> op;
+        for_layer(s, [&] { op = make_cuda_op(setup); });
+        return op;
     }
 
     // The consumers' gradients summed into the producer's buffer, as the CPU plan sums them.
@@ -223,7 +235,7 @@ void CudaPlan::seek_rng(std::uint64_t steps) {
 void CudaPlan::forward() {
     for (std::size_t i = 0; i < impl_->ops.size(); ++i)
         if (impl_->ops[i]) {
-            impl_->ops[i]->forward();
+            for_layer(impl_->schedule.steps[i], [&] { impl_->ops[i]->forward(); });
             ++impl_->profile[i].forwards;
         }
 }
@@ -247,7 +259,7 @@ void CudaPlan::backward() {
         const ScheduledStep& s = impl_->schedule.steps[i];
         if (s.grad == kNoBuffer) continue;
         if (!s.grad_slots.empty()) impl_->sum_slots(s);
-        if (impl_->ops[i]) impl_->ops[i]->backward();
+        if (impl_->ops[i]) for_layer(s, [&] { impl_->ops[i]->backward(); });
         ++impl_->profile[i].backwards;
     }
 }

@@ -9,22 +9,26 @@ namespace lf::cuda {
 
 namespace {
 
-// Per-channel sums down the rows of rows x c: a block is 32 channels (one warp reads 32
-// neighbouring floats) by kRowLanes rows, each thread summing every kRowLanes-th row, then a
-// tree over the lanes in shared memory. One pass over the data, deterministic.
+// Per-channel sums down the rows of rows x c in two passes. First, a grid of (channels / 32) x
+// LF_CUDA_REDUCE_SPLIT blocks of 32 channels (one warp reads 32 neighbouring floats) by
+// kRowLanes rows: block y sums the rows y kRowLanes + lane, stepping by kRowLanes x the split,
+// then a tree over the lanes in shared memory leaves one partial per (split, channel). Second,
+// one thread per channel adds the partials in order and finishes (mean, accumulate, ...).
+// Deterministic: no atomics, the same order every run.
 constexpr int kRowLanes = 32;
+constexpr int kSplit = LF_CUDA_REDUCE_SPLIT;
 
 enum Reduce { kSum, kMean, kVariance, kNormGrads };
 
-__global__ void channel_reduce_kernel(int mode, const float* a, const float* b, const float* mean, const float* var,
-                                      float eps, float* out0, float* out1, int64_t rows, int64_t c, int accumulate) {
+__global__ void channel_partials_kernel(int mode, const float* a, const float* b, const float* mean, const float* var,
+                                        float eps, float* partials, int64_t rows, int64_t c) {
     __shared__ float s0[kRowLanes][32], s1[kRowLanes][32];
     const int64_t ch = blockIdx.x * int64_t(32) + threadIdx.x;
     float acc0 = 0.f, acc1 = 0.f;
     if (ch < c) {
         const float m = mode == kSum || mode == kMean ? 0.f : mean[ch];
-        const float inv = mode == kNormGrads ? rsqrtf(var[ch] + eps) : 0.f;
-        for (int64_t r = threadIdx.y; r < rows; r += kRowLanes) {
+        const float inv = mode == kNormGrads ? 1.f / sqrtf(var[ch] + eps) : 0.f;
+        for (int64_t r = blockIdx.y * int64_t(kRowLanes) + threadIdx.y; r < rows; r += int64_t(kRowLanes) * kSplit) {
             const float x = a[r * c + ch];
             switch (mode) {
             case kSum:
@@ -49,22 +53,39 @@ __global__ void channel_reduce_kernel(int mode, const float* a, const float* b, 
         __syncthreads();
     }
     if (threadIdx.y != 0 || ch >= c) return;
-    const float t0 = s0[0][threadIdx.x];
-    switch (mode) {
-    case kSum: out0[ch] = accumulate ? out0[ch] + t0 : t0; break;
-    case kMean:
-    case kVariance: out0[ch] = t0 / float(rows); break;
-    default:
-        out0[ch] = t0;
-        out1[ch] = s1[0][threadIdx.x];
+    partials[blockIdx.y * c + ch] = s0[0][threadIdx.x];
+    partials[(kSplit + blockIdx.y) * c + ch] = s1[0][threadIdx.x];
+}
+
+__global__ void channel_finish_kernel(int mode, const float* partials, float* out0, float* out1, int64_t rows, int64_t c,
+                                      int accumulate) {
+    LF_GRID_STRIDE(i, size_t(c)) {
+        float t0 = 0.f, t1 = 0.f;
+        for (int y = 0; y < kSplit; ++y) {
+            t0 += partials[y * c + int64_t(i)];
+            t1 += partials[(kSplit + y) * c + int64_t(i)];
+        }
+        switch (mode) {
+        case kSum: out0[i] = accumulate ? out0[i] + t0 : t0; break;
+        case kMean:
+        case kVariance: out0[i] = t0 / float(rows); break;
+        default:
+            out0[i] = t0;
+            out1[i] = t1;
+        }
     }
 }
 
 int reduce(lf_cuda_context* ctx, int mode, const float* a, const float* b, const float* mean, const float* var,
-           float eps, float* out0, float* out1, int64_t rows, int64_t c, int accumulate, lf_cuda_error* err) {
+           float eps, float* out0, float* out1, int64_t rows, int64_t c, int accumulate, float* partials,
+           lf_cuda_error* err) {
+    if (!partials) return fail(err, int(cudaErrorInvalidValue), "channel sums", "no scratch for the partial sums", "lf");
     if (int s = enter(ctx, err)) return s;
-    const dim3 block(32, kRowLanes), grid(unsigned((c + 31) / 32));
-    channel_reduce_kernel<<<grid, block, 0, ctx->stream>>>(mode, a, b, mean, var, eps, out0, out1, rows, c, accumulate);
+    const dim3 block(32, kRowLanes), grid(unsigned((c + 31) / 32), kSplit);
+    channel_partials_kernel<<<grid, block, 0, ctx->stream>>>(mode, a, b, mean, var, eps, partials, rows, c);
+    if (int s = launched(err)) return s;
+    channel_finish_kernel<<<blocks_for(size_t(c)), kThreads, 0, ctx->stream>>>(mode, partials, out0, out1, rows, c,
+                                                                              accumulate);
     return launched(err);
 }
 
@@ -74,7 +95,7 @@ __global__ void bn_forward_kernel(const float* x, const float* mean, const float
                                   const float* beta, float eps, float* y, int64_t rows, int64_t c) {
     LF_GRID_STRIDE(i, size_t(rows * c)) {
         const size_t ch = i % size_t(c);
-        y[i] = gamma[ch] * rsqrtf(var[ch] + eps) * (x[i] - mean[ch]) + beta[ch];
+        y[i] = gamma[ch] * (1.f / sqrtf(var[ch] + eps)) * (x[i] - mean[ch]) + beta[ch];
     }
 }
 
@@ -83,7 +104,7 @@ __global__ void bn_backward_kernel(const float* x, const float* dy, const float*
                                    int64_t rows, int64_t c) {
     LF_GRID_STRIDE(i, size_t(rows * c)) {
         const size_t ch = i % size_t(c);
-        const float inv = rsqrtf(var[ch] + eps);
+        const float inv = 1.f / sqrtf(var[ch] + eps);  // correctly rounded, as the CPU's
         float d = dy[i];
         if (dgamma) d -= (dbeta[ch] + (x[i] - mean[ch]) * inv * dgamma[ch]) / float(rows);
         dx[i] = gamma[ch] * inv * d;
@@ -159,14 +180,14 @@ __global__ void pool_backward_kernel(lf_cuda_pool_shape p, const float* dy, cons
 }  // namespace
 
 int bias_grad(lf_cuda_context* ctx, const float* dy, float* g, int64_t rows, int64_t cols, int accumulate,
-              lf_cuda_error* err) {
-    return reduce(ctx, kSum, dy, nullptr, nullptr, nullptr, 0.f, g, nullptr, rows, cols, accumulate, err);
+              float* partials, lf_cuda_error* err) {
+    return reduce(ctx, kSum, dy, nullptr, nullptr, nullptr, 0.f, g, nullptr, rows, cols, accumulate, partials, err);
 }
 
-int bn_stats(lf_cuda_context* ctx, const float* x, float* mean, float* var, int64_t rows, int64_t c,
+int bn_stats(lf_cuda_context* ctx, const float* x, float* mean, float* var, int64_t rows, int64_t c, float* partials,
              lf_cuda_error* err) {
-    if (int s = reduce(ctx, kMean, x, nullptr, nullptr, nullptr, 0.f, mean, nullptr, rows, c, 0, err)) return s;
-    return reduce(ctx, kVariance, x, nullptr, mean, nullptr, 0.f, var, nullptr, rows, c, 0, err);
+    if (int s = reduce(ctx, kMean, x, nullptr, nullptr, nullptr, 0.f, mean, nullptr, rows, c, 0, partials, err)) return s;
+    return reduce(ctx, kVariance, x, nullptr, mean, nullptr, 0.f, var, nullptr, rows, c, 0, partials, err);
 }
 
 int bn_forward(lf_cuda_context* ctx, const float* x, const float* mean, const float* var, const float* gamma,
@@ -187,9 +208,9 @@ int bn_moving(lf_cuda_context* ctx, const float* mean, const float* var, float* 
 
 int bn_backward(lf_cuda_context* ctx, const float* x, const float* dy, const float* mean, const float* var,
                 const float* gamma, float eps, float* dgamma, float* dbeta, float* dx, int64_t rows, int64_t c,
-                lf_cuda_error* err) {
+                float* partials, lf_cuda_error* err) {
     if (dgamma)
-        if (int s = reduce(ctx, kNormGrads, x, dy, mean, var, eps, dgamma, dbeta, rows, c, 0, err)) return s;
+        if (int s = reduce(ctx, kNormGrads, x, dy, mean, var, eps, dgamma, dbeta, rows, c, 0, partials, err)) return s;
     if (!dx) return 0;
     if (int s = enter(ctx, err)) return s;
     bn_backward_kernel<<<blocks_for(size_t(rows * c)), kThreads, 0, ctx->stream>>>(x, dy, mean, var, gamma, eps, dgamma,
