@@ -4,7 +4,8 @@ Fashion-MNIST per batch size, measured as the Layerforge side is.
 
 The model is the engine's own PyTorch export of the project (layerforge-cli export PROJECT
 --format pytorch --out DIR: DIR/model.py, an nn.Module over NHWC input ending in the project's
-softmax), so both sides train exactly one architecture with one initialisation. Training as the
+softmax), so both sides train exactly one architecture; it starts from the exported weights
+(a few CPU steps made them, gpu_check.sh --bundle), which a speed comparison does not mind. Training as the
 project says for these templates: Adam(lr=1e-3, eps=1e-7 as Keras), sparse categorical
 cross-entropy of the probabilities (Keras clips them to [1e-7, 1 - 1e-7]), shuffled full batches,
 float32 with TF32 off (the Layerforge CUDA backend's precision). The images live on the GPU

@@ -41,8 +41,15 @@ bundle() {
     for t in $tests; do cp "$BUILD/tests/$t" "$stage/bin/" && strip "$stage/bin/$t"; done
     cp "$BUILD/app/layerforge-cli" "$stage/bin/" && strip "$stage/bin/layerforge-cli"
     cp "$FASHION"/{train,t10k}-{images-idx3,labels-idx1}-ubyte.gz "$stage/data/"
+    # export writes trained weights beside the code: a few CPU steps make a weights file first.
+    local tmp=$BUILD/gpu_bundle_models
+    rm -rf "$tmp" && mkdir -p "$tmp"
     for m in $MODELS; do
-        "$BUILD/app/layerforge-cli" export "resources/templates/$m.lfproj" --format pytorch --out "$stage/pytorch/$m"
+        cp "resources/templates/$m.lfproj" "$tmp/"
+        LF_FASHION_MNIST_DIR=$FASHION "$BUILD/app/layerforge-cli" train "$tmp/$m.lfproj" --epochs 1 --limit-train 100 \
+            --limit-test 100 --weights-out "$tmp/$m.weights.safetensors" > /dev/null
+        "$BUILD/app/layerforge-cli" export "$tmp/$m.lfproj" --weights "$tmp/$m.weights.safetensors" --format pytorch \
+            --out "$stage/pytorch/$m"
     done
     # Every library the suites load except glibc's, the C++ runtime and CUDA's: the GPU machine has
     # newer ones, and its own build of the module needs its own libstdc++.
