@@ -127,7 +127,13 @@ private slots:
 
     void a_step_beyond_the_bound_size_is_refused() {
         auto adam = bound("Adam", {}, 4);
-        QVERIFY_THROWS_EXCEPTION(lf::Error, adam->take_step(5, 0.01));
+        bool refused = false;
+        try {
+            (void)adam->take_step(5, 0.01);
+        } catch (const lf::Error&) {
+            refused = true;
+        }
+        QVERIFY(refused);
         QCOMPARE(adam->iterations(), std::int64_t(0));
     }
 
