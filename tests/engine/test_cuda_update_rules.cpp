@@ -12,6 +12,7 @@
 #include <map>
 
 #include "backend/cuda/cuda_optimizer_state.h"
+#include "layerforge/core/error.h"
 #include "layerforge/train/optimizer.h"
 
 namespace {
