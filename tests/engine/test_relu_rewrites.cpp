@@ -310,8 +310,9 @@ private slots:
         const lf::MemoryBreakdown estimate = lf::backend_for("cpu").estimate(model, opt);
         {
             lf::test::DevicePlan plan(model, opt);
-            QVERIFY(dynamic_cast<const lf::CpuPlan&>(plan.plan()).scratchpad_bytes() > 0);
-            QVERIFY(dynamic_cast<const lf::CpuPlan&>(plan.plan()).scratchpad_bytes() >= conv1.scratchpad_desc().get_size());  // the largest need
+            // The largest need (none on CPUs where no kernel of this model asks for one, as
+            // oneDNN's AVX2 kernels).
+            QVERIFY(dynamic_cast<const lf::CpuPlan&>(plan.plan()).scratchpad_bytes() >= conv1.scratchpad_desc().get_size());
             QVERIFY(plan.memory().workspaces > dynamic_cast<const lf::CpuPlan&>(plan.plan()).scratchpad_bytes());             // plus reorders, indices
             QCOMPARE(estimate.workspaces, plan.memory().workspaces);  // what `info` prints
             QCOMPARE(lf::memory_in_use().workspaces, before.workspaces + plan.memory().workspaces);
