@@ -114,7 +114,13 @@ private Q_SLOTS:
     // the new project's charts.
     void openingAnotherProjectStopsARun() {
         MainWindow w(dir_.filePath("recovery.lfproj"), 3600000);
-        w.document()->reset(tinyImageProject(dir_.filePath("images"), 50), dir_.filePath("long.lfproj"));
+        const QString other = dir_.filePath("switch_to.lfproj");
+        w.document()->reset(tinyImageProject(dir_.filePath("other"), 1), {});
+        QString error;
+        QVERIFY2(w.document()->saveAs(other, &error), qPrintable(error));
+        // Far more epochs than it can run before the switch (a few hundred steps a second):
+        // the run must be going when the other project opens, on a loaded machine too.
+        w.document()->reset(tinyImageProject(dir_.filePath("images"), 1000000), dir_.filePath("long.lfproj"));
         w.show();
         auto* panel = w.findChild<TrainingPanel*>();
         auto* charts = w.findChild<TrainingCharts*>();
@@ -122,7 +128,7 @@ private Q_SLOTS:
         QSignalSpy finished(c, &TrainingController::finished);
         QVERIFY(c->start());
         QTRY_VERIFY_WITH_TIMEOUT(charts->pointCount("loss") > 0, 20000);
-        QVERIFY(w.openFile(dir_.filePath("second.lfproj")));
+        QVERIFY(w.openFile(other));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
         QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Stopped);
         QCoreApplication::processEvents();

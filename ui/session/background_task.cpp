@@ -4,6 +4,8 @@
 #include <deque>
 #include <mutex>
 
+#include "layerforge/core/kernel_thread_signals.h"
+
 namespace lf::ui::detail {
 
 namespace {
@@ -28,6 +30,7 @@ void startBackgroundJob(std::unique_ptr<BackgroundJob> job) {
     // One task per job; the task captures nothing, so the pool thread reads no UI-thread data
     // before it takes our mutex. Tasks may start out of order: each runs the oldest job.
     QThreadPool::globalInstance()->start([] {
+        block_async_signals();  // jobs run the engine's kernels (layerforge/core/kernel_thread_signals.h)
         std::unique_ptr<BackgroundJob> next;
         {
             std::lock_guard lock(queue().mutex);

@@ -4,6 +4,7 @@
 
 #include "document/project_document.h"
 #include "document/set_training.h"
+#include "layerforge/core/kernel_thread_signals.h"
 #include "layerforge/run/session.h"
 #include "session/mailbox.h"
 #include "session/studio_session.h"
@@ -18,6 +19,9 @@ TrainingController::TrainingController(StudioSession* session, QObject* parent)
     qRegisterMetaType<lf::TrainEvent>();
     qRegisterMetaType<lf::ui::TrainingOutcome>();
     thread_->setObjectName("training");
+    // The engine's kernels run on this thread (and its OpenMP workers): no signal handler may
+    // run there (layerforge/core/kernel_thread_signals.h).
+    connect(thread_, &QThread::started, thread_, [] { block_async_signals(); }, Qt::DirectConnection);
     thread_->start();
     connect(session_, &StudioSession::projectSwitched, this, [this] {
         if (!isActive()) return;
@@ -99,7 +103,7 @@ template <class Source>
 void TrainingController::connectSource(Source* source) {
     connect(source, &Source::runRecorded, this, [this](qint64 id) {
         runId_ = id;
-        Q_EMIT started(id);
+        if (!abandoned_) Q_EMIT started(id);  // else: the charts would load the old run into the new project's
     });
     connect(source, &Source::trainEvent, this, &TrainingController::onEvent);
     connect(source, &Source::stepsLogged, this, [this](const std::vector<lf::TrainEvent>& steps) {
