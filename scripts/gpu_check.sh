@@ -84,7 +84,7 @@ build_module_on_device() {
     done
     local src=engine/src/backend/cuda/module
     timeout 300 "$nvcc" -std=c++17 -O3 -shared -Xcompiler -fPIC,-fvisibility=hidden -gencode arch=compute_90,code=sm_90 \
-        -I engine/src "${inc[@]}" "$src"/*.cpp "$src"/*.cu "${libs[@]}" -l:libcublas.so.13 -l:libcudnn.so.9 \
+        -I engine/src "${inc[@]}" "$src"/*.cpp "$src"/*.cu "${libs[@]}" -l:libcublas.so.13 -l:libcudnn.so.9 -ldl \
         -cudart static -Xlinker --no-undefined,--exclude-libs,ALL -o "$out"
 }
 

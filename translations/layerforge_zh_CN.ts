@@ -775,6 +775,10 @@ Problems: %4</source>
         <source>the training processes ended unexpectedly (exit code %1); the log has mpirun&apos;s output</source>
         <translation>训练进程意外结束（退出码 %1）；日志中有 mpirun 的输出</translation>
     </message>
+    <message>
+        <source>the training processes did not stop within %1 s: ending them</source>
+        <translation>训练进程未在 %1 秒内停止：正在结束它们</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::ErrorBanner</name>
@@ -1187,6 +1191,10 @@ Overwrite them?</source>
     <message>
         <source>Train the model to see each layer&apos;s forward and backward time and memory here and on its card.</source>
         <translation>训练模型后，这里和各层卡片上会显示每层的前向、反向时间和内存。</translation>
+    </message>
+    <message>
+        <source>Passes: %1.</source>
+        <translation>各遍执行方式：%1。</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include "layerforge/sweep/sweep_runner.h"
 #include "mpi_job.h"
 #include "progress.h"
+#include "stop_signals.h"
 
 namespace lf::cli {
 
@@ -91,7 +92,7 @@ int sweep(const Args& args, const Reporter& out, Communicator* world, bool& toge
     o.session.project_path = path;
     o.session.log_every = args.integer("log-every").value_or(100);
     o.session.precision = precision_option(args);
-    o.session.device = device_option(args);
+    o.session.device = device_option(args, world);
     o.session.checkpoints.every_epochs = 1;
     o.session.keep = 1;
     o.metric = args.value("metric").value_or(default_objective(p));
@@ -109,9 +110,21 @@ int sweep(const Args& args, const Reporter& out, Communicator* world, bool& toge
     ProgressPrinter progress(out);
     o.session.observers.push_back(&progress);
     SweepPrinter printer(out, o.metric);
+    // SIGINT, SIGTERM, SIGUSR1 (mpirun forwards it to every rank): the trial in hand stops after
+    // its step with its checkpoint and weights, reads "stopped", and no other trial starts.
+    SweepStop stop;
+    o.stop = &stop;
+    const bool leader = !world || world->rank() == 0;
+    StopSignals signals([&](int sig) {
+        if (leader) std::fprintf(stderr, "%s\n", stopping_line(sig).c_str());
+        stop.request();
+    });
     const SweepInfo s = run_sweep(p, trials, o, &printer);
     together = true;  // this rank's trials are recorded; rank 0 waited for every rank's
-    if (world && world->rank() != 0) return 0;  // rank 0 lists the trials and says how the sweep went
+    const bool stopped = stop.requested() || std::any_of(s.trials.begin(), s.trials.end(), [](const SweepTrial& t) {
+                             return t.status == "stopped";
+                         });
+    if (!leader) return stopped ? kStoppedExitCode : 0;  // rank 0 lists the trials and says how the sweep went
 
     const bool maximize = objective_maximized(o.metric, o.mode);
     const std::optional<std::size_t> best = best_trial(s, maximize);
@@ -137,7 +150,11 @@ int sweep(const Args& args, const Reporter& out, Communicator* world, bool& toge
     for (const SweepTrial& t : s.trials)
         rows.push_back({{"trial", t.index}, {"status", t.status}, {"run", t.run}, {"settings", Json::parse(t.settings)},
                         {"objective", std::isfinite(t.objective) ? Json(t.objective) : Json()}});
-    out.object({{"event", "result"}, {"name", s.name}, {"trials", rows}, {"best", best ? Json(*best) : Json()}});
+    if (stopped)
+        out.line("sweep " + s.name + " stopped; continue it with: layerforge-cli sweep " + path + " --resume " + s.name);
+    out.object({{"event", "result"}, {"name", s.name}, {"trials", rows}, {"best", best ? Json(*best) : Json()},
+                {"stopped", stopped}});
+    if (stopped) return kStoppedExitCode;
     return best ? 0 : 1;
 }
 
@@ -153,7 +170,9 @@ Command sweep_command() {
                   "the trials best first. PARAM is learning_rate, batch_size, epochs, seed, optimizer, precision,\n"
                   "optimizer.NAME or LAYER.PARAM (dense1.units); VALUES a list (1e-3,3e-4) or, with --random, a\n"
                   "range: log:1e-4..1e-2, lin:0.1..0.5, int:32..256. A sweep stopped by a crash continues with\n"
-                  "--resume NAME (or the same command and --name). Each trial's weights: PROJECT.sweeps/NAME/.",
+                  "--resume NAME (or the same command and --name). Each trial's weights: PROJECT.sweeps/NAME/.\n"
+                  "Ctrl-C, SIGTERM or SIGUSR1 stop the trial in hand after its step (its checkpoint and weights\n"
+                  "saved; it reads stopped) and start no other (exit code 3); --resume NAME continues.",
                   {{"grid", "", "every combination of the lists"},
                    {"random", "N", "N trials drawn from the lists and ranges"},
                    {"sweep-seed", "S", "seed of the random draws (default 0)"},

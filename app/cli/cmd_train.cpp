@@ -3,11 +3,14 @@
 // beside the project. --resume continues a recorded run from one of its checkpoints.
 // The run itself is the engine's TrainingSession (train/session.h), which the studio runs too;
 // this file turns options into SessionOptions and session events into lines or JSON objects.
+#include <cstdio>
+
 #include "command.h"
 #include "mpi_job.h"
 #include "layerforge/core/error.h"
 #include "layerforge/run/session.h"
 #include "progress.h"
+#include "stop_signals.h"
 
 namespace lf::cli {
 
@@ -22,7 +25,7 @@ CheckpointPolicy checkpoint_policy(const Args& args) {
     return c;
 }
 
-SessionOptions session_options(const Args& args, const std::string& path) {
+SessionOptions session_options(const Args& args, const std::string& path, const Communicator* world) {
     SessionOptions o;
     o.project_path = path;
     o.checkpoints = checkpoint_policy(args);
@@ -43,7 +46,7 @@ SessionOptions session_options(const Args& args, const std::string& path) {
     o.notes = args.value("notes").value_or("");
     o.log_every = args.integer("log-every").value_or(100);
     o.precision = precision_option(args);  // the session checks it against a resumed run's
-    o.device = device_option(args);
+    o.device = device_option(args, world);
     if (auto dir = args.value("tensorboard")) {
         if (dir->empty()) throw input_error("option --tensorboard needs a folder (DIR)");
         o.tensorboard_dir = *dir;
@@ -92,13 +95,23 @@ int train(const Args& args, const Reporter& out, Communicator* world, bool& toge
         p.training.memory_limit_mb = *v;
     }
     apply_gpu_memory_option(args, p);
-    SessionOptions options = session_options(args, path);
+    SessionOptions options = session_options(args, path, world);
     options.communicator = world;
     options.fix_class_list = !apply_dataset_options(args, p);  // a --dataset folder is not the project's
     ProgressPrinter progress(out);
     options.observers.push_back(&progress);
     SessionPrinter printer(out);
     TrainingSession session(std::move(p), std::move(options), &printer);
+    // SIGINT, SIGTERM, SIGUSR1: the run stops after its step and finishes up (checkpoint, test
+    // pass, weights), as the studio's Stop. Under mpirun every rank gets the signal (mpirun
+    // forwards SIGUSR1; SIGTERM is what it sends on its own SIGINT/SIGTERM); the ranks' requests
+    // are summed with each step's loss, so all stop at the same step (train/data_parallel.h).
+    // Installed until the command returns: a late signal only asks a finished session to stop.
+    const bool leader = !world || world->rank() == 0;
+    StopSignals signals([&](int sig) {
+        if (leader) std::fprintf(stderr, "%s\n", stopping_line(sig).c_str());
+        session.request_stop(/*finish_up=*/true);
+    });
     SessionResult r = session.run();
     if (world) {  // every rank is done with the run (rank 0 has recorded it) before any leaves
         double done = 1;
@@ -116,7 +129,10 @@ int train(const Args& args, const Reporter& out, Communicator* world, bool& toge
     out.object({{"event", "result"}, {"status", to_string(r.fit.status)}, {"message", r.fit.message}, {"run", r.run},
                 {"epochs_run", r.fit.epochs_run}, {"steps", r.fit.steps}, {"test", metrics_json(test.metrics)},
                 {"test_samples", test.samples}, {"history", history}, {"weights", r.weights_path}});
-    return 0;
+    if (r.fit.status == RunStatus::Stopped)
+        out.line("run " + std::to_string(r.run) + " stopped; continue it with: layerforge-cli train " + path + " --resume");
+    // Stopped: by a signal here, or on another rank of the job (only a signal stops a CLI run).
+    return r.fit.status == RunStatus::Stopped ? kStoppedExitCode : 0;
 }
 
 int run_train(const Args& args, const Reporter& out) {
@@ -129,7 +145,9 @@ Command train_command() {
     CommandSpec s{"train", "train PROJECT [options]",
                   "Trains the project's model on its dataset, printing progress per N steps and per epoch,\n"
                   "recording the run, its metrics and checkpoints in PROJECT.lfruns, then evaluates on the\n"
-                  "test split and saves the weights (safetensors) beside the project.",
+                  "test split and saves the weights (safetensors) beside the project. Ctrl-C, SIGTERM or SIGUSR1\n"
+                  "stop the run after its step, with its checkpoint, test metrics and weights (exit code 3); a\n"
+                  "second one quits at once.",
                   {{"epochs", "N", "override training.epochs"},
                    {"learning-rate", "X", "override the optimizer's learning_rate"},
                    {"log-every", "N", "progress line every N steps (default 100)"},

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "args.h"
+#include "layerforge/core/communicator.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/project/project.h"
 #include "layerforge/store/run_store.h"
@@ -62,10 +63,11 @@ inline const OptionSpec kGpuMemoryOption{"gpu-memory-limit", "MIB",
                                          "never hold more than MIB of a GPU's memory (overrides "
                                          "training.gpu_memory_limit_mib; 0: grow on demand)"};
 inline const OptionSpec kDeviceOption{"device", "D",
-                                      "cpu (default) or cuda:N, as `devices` lists them (CUDA_VISIBLE_DEVICES applies)"};
+                                      "cpu (default) or cuda:N, as `devices` lists them (CUDA_VISIBLE_DEVICES applies); "
+                                      "cuda: cuda:0, or with --distributed each process's own GPU (its rank on its host)"};
 // --device, or "cpu"; throws a usage error naming the devices there are (and why no GPU is
-// offered) for one that is not.
-std::string device_option(const Args& args);
+// offered) for one that is not. "cuda" is cuda:0, or cuda:<local rank> for a rank of `world`.
+std::string device_option(const Args& args, const Communicator* world = nullptr);
 // --gpu-memory-limit into p.training; throws a usage error when negative.
 void apply_gpu_memory_option(const Args& args, Project& p);
 // --precision as a policy (nullopt when absent); throws a usage error naming the choices.

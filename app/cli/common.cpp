@@ -44,8 +44,9 @@ std::vector<OptionSpec> data_options() {
             {"limit-test", "N", "use only the first N test samples"}};
 }
 
-std::string device_option(const Args& args) {
-    const std::string device = args.value("device").value_or("cpu");
+std::string device_option(const Args& args, const Communicator* world) {
+    std::string device = args.value("device").value_or("cpu");
+    if (device == "cuda") device = "cuda:" + std::to_string(world ? world->local_rank() : 0);
     try {
         backend_for(device);
     } catch (const Error& e) {

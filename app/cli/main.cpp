@@ -1,5 +1,5 @@
 // layerforge-cli: the studio's jobs from a terminal. Exit codes: 0 ok, 1 runtime failure,
-// 2 usage or input error.
+// 2 usage or input error, 3 `train` or `sweep` stopped by a signal (stop_signals.h).
 #include <cstdio>
 #include <exception>
 #include <filesystem>

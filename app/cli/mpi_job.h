@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "args.h"
-#include "layerforge/train/communicator.h"
+#include "layerforge/core/communicator.h"
 
 namespace lf::cli {
 

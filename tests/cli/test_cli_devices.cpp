@@ -50,6 +50,11 @@ private slots:
             QVERIFY2(r.err.contains("option --device: device 'cuda:0' is not available (devices: cpu); no GPU: "),
                      qPrintable(args.join(' ') + ": " + r.err));
         }
+        // Plain "cuda" is the process's own GPU: cuda:0, or cuda:<local rank> under mpirun.
+        const CliRun plain = cli({"train", p, "--device", "cuda"});
+        QCOMPARE(plain.code, 2);
+        QVERIFY2(plain.err.contains("option --device: device 'cuda:0' is not available (devices: cpu)"),
+                 qPrintable(plain.err));
         const CliRun other = cli({"train", p, "--device", "tpu:0"});
         QCOMPARE(other.code, 2);
         QVERIFY2(other.err.contains("device 'tpu:0' is not available (devices: cpu)") && !other.err.contains("no GPU"),

@@ -1,8 +1,9 @@
 // `mpirun -np N layerforge-cli train --distributed` against one process with the same global
-// batch, on a slice of Fashion-MNIST (the tutorial MLP): the same logged losses, the same test
-// accuracy, one run in the store; a checkpoint of a 2-process run resumed with 1 and with 2
-// processes; a sweep's trials placed on the ranks; and a rank killed or hung mid-run ending the
-// job within 30 s, the run then reading as interrupted and continuing with --resume.
+// batch, on a slice of Fashion-MNIST (the tutorial MLP, also with Dropout): the same logged
+// losses, the same test accuracy, one run in the store; a checkpoint of a 2-process run resumed
+// with 1 and with 2 processes; a sweep's trials placed on the ranks; SIGUSR1 to mpirun stopping
+// both ranks at the same step with the run's weights; and a rank killed or hung mid-run ending
+// the job within 30 s, the run then reading as interrupted and continuing with --resume.
 #include <QElapsedTimer>
 #include <QtTest>
 
@@ -145,6 +146,23 @@ private slots:
         QCOMPARE(store.runs()[0].status, lf::RunStatus::Finished);
     }
 
+    // With Dropout each rank draws the masks of its rows of the global batch, so two processes
+    // still follow one. 1028 = 20 x 49 + 48: rank 0 holds 24 rows of a full batch and 24 of
+    // the last, whose masks count steps apart (one per epoch), so the second epoch shows it.
+    void dropout_follows_one_process() {
+        const QString one = dropoutMlpCopy("dropout_one"), two = dropoutMlpCopy("dropout_two");
+        const QStringList data{"--limit-train", "1028", "--limit-test", "300", "--batch-size", "49", "--json"};
+        const QStringList train{"--epochs", "2", "--log-every", "1"};
+        const CliRun a = cli(QStringList{"train", one} + train + data);
+        QVERIFY2(a.code == 0, qPrintable(a.err));
+        const CliRun b = mpiCli(2, QStringList{"train", two} + train + data);
+        QVERIFY2(b.code == 0, qPrintable(b.out + b.err));
+        compareLosses(stepLosses(b), stepLosses(a), 1, 20);
+        compareLosses(stepLosses(b), stepLosses(a), 22, 20);
+        QVERIFY2(std::abs(testAccuracy(b) - testAccuracy(a)) <= 0.01,
+                 qPrintable(QString("test accuracy %1 vs %2").arg(testAccuracy(b)).arg(testAccuracy(a))));
+    }
+
     // A sweep's trials train side by side on the ranks, into the one store: rank 0 takes trials
     // 1 and 3, rank 1 trials 2 and 4, and rank 0 lists all four once they are done.
     void sweep_trials_train_on_the_ranks() {
@@ -166,10 +184,86 @@ private slots:
         }
     }
 
+    // SIGUSR1 to mpirun, as the studio's Stop sends it: mpirun forwards it to both ranks, which
+    // stop at the same step (a stop request travels in the step's sum) and finish up together,
+    // so the run reads "stopped" with its end-of-run checkpoint, test metrics and weights, the
+    // job exits 3 (rank 0's code) without a rank dying or hanging, and --resume continues it.
+    void sigusr1_stops_every_rank_at_the_same_step() {
+        const QString project = mlpProjectCopy(dir_, "usr1");
+        QProcess job;
+        job.setProcessEnvironment(mpiEnvironment());
+        job.start("mpirun", mpirunArgs(2, QStringList{"train", project, "--epochs", "1000", "--log-every", "1"} + kData));
+        QVERIFY(job.waitForStarted());
+        QByteArray out;
+        QElapsedTimer wait;
+        wait.start();
+        while (!out.contains("\"event\":\"step\"") && wait.elapsed() < 120000 && job.state() == QProcess::Running) {
+            job.waitForReadyRead(200);
+            out += job.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("\"event\":\"step\""), qPrintable(QString(out) + job.readAllStandardError()));
+        QElapsedTimer ending;
+        ending.start();
+        ::kill(pid_t(job.processId()), SIGUSR1);
+        if (!job.waitForFinished(120000)) {
+            job.kill();
+            job.waitForFinished();
+            QFAIL(qPrintable("the job did not end after SIGUSR1\n" + job.readAllStandardError()));
+        }
+        QVERIFY2(ending.elapsed() < 60000, qPrintable(QString("the stop took %1 s").arg(ending.elapsed() / 1000.0)));
+        const CliRun r{job.exitCode(), out + job.readAllStandardOutput(), job.readAllStandardError()};
+        QVERIFY2(job.exitStatus() == QProcess::NormalExit && r.code == 3, qPrintable(QString("exit %1\n").arg(r.code) + r.err));
+        QCOMPARE(r.err.count("SIGUSR1: stopping after this step"), 1);  // rank 0 alone says it
+        QVERIFY2(!r.err.contains("rank 1 (host") && !r.err.contains("MPI_ABORT") && !r.err.contains("exited on signal"),
+                 qPrintable(r.err));
+        nlohmann::json stopped, result;
+        for (const auto& j : r.lines()) {
+            if (j.value("event", "") == "stopped") stopped = j;
+            if (j.value("event", "") == "result") result = j;
+        }
+        QVERIFY2(!stopped.is_null() && !result.is_null(), qPrintable(r.out.right(2000)));
+        const std::int64_t step = stopped["step"].get<std::int64_t>(), epoch = stopped["epoch"].get<std::int64_t>();
+        QCOMPARE(result["status"].get<std::string>(), std::string("stopped"));
+        QCOMPARE(result["steps"].get<std::int64_t>(), step);
+        QCOMPARE(result["test_samples"].get<int>(), 300);  // both ranks ran the test pass
+        QVERIFY(QFileInfo(QString::fromStdString(result["weights"].get<std::string>())).size() > 0);
+        {
+            lf::RunStore store(lf::RunStore::path_for_project(project.toStdString()));
+            QCOMPARE(store.runs().size(), std::size_t(1));
+            QCOMPARE(store.runs()[0].status, lf::RunStatus::Stopped);
+            QCOMPARE(store.checkpoints(store.runs()[0].id).back().step, step);
+        }
+        const CliRun resumed = mpiCli(2, QStringList{"train", project, "--epochs", QString::number(epoch + 1), "--resume",
+                                                     "--log-every", "100"} + kData);
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.out + resumed.err));
+        lf::RunStore store(lf::RunStore::path_for_project(project.toStdString()));
+        QCOMPARE(store.runs().size(), std::size_t(1));
+        QCOMPARE(store.runs()[0].status, lf::RunStatus::Finished);
+        QCOMPARE(store.checkpoints(store.runs()[0].id).back().step, (epoch + 1) * 21);
+    }
+
     void a_killed_rank_ends_the_job_and_the_run_resumes() { lostRank(SIGKILL, "signal 9"); }
     void a_hung_rank_ends_the_job_and_the_run_resumes() { lostRank(SIGSTOP, "does not answer"); }
 
 private:
+    // The tutorial MLP with Dropout(0.3) between its Dense layers.
+    QString dropoutMlpCopy(const QString& name) {
+        const QString path = mlpProjectCopy(dir_, name);
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) return path;
+        nlohmann::json p = nlohmann::json::parse(f.readAll().toStdString());
+        f.close();
+        auto& nodes = p["model"]["nodes"];
+        nodes.push_back({{"id", "dropout"}, {"type", "Dropout"}, {"name", "dropout"}, {"params", {{"rate", 0.3}}},
+                         {"position", {650, 100}}});
+        for (auto& e : p["model"]["edges"])
+            if (e["from"] == "dense:0" && e["to"] == "dense_1:0") e["from"] = "dropout:0";
+        p["model"]["edges"].push_back({{"from", "dense:0"}, {"to", "dropout:0"}});
+        f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        f.write(QByteArray::fromStdString(p.dump(2)));
+        return path;
+    }
+
     // Starts a longer 2-process run, sends `sig` to rank 1 once a checkpoint is committed, and
     // checks that the job ends within 30 s saying `why`, that the run reads as interrupted with
     // its checkpoint kept, and that --resume finishes it.

@@ -1,6 +1,7 @@
 // layerforge-cli sweep end to end on a small slice of Fashion-MNIST: a grid whose trials are
 // tagged runs, the median rule ending a bad trial, bad parameters refused before any training,
-// and a sweep killed in the middle of a trial continuing with the trials it still owes.
+// a sweep killed in the middle of a trial continuing with the trials it still owes, and one
+// stopped by Ctrl-C (its trial "stopped" with its weights, exit 3) continuing the same way.
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -150,6 +151,55 @@ private slots:
         QCOMPARE(store.runs().size(), std::size_t(3));  // the killed trial's run was continued, not repeated
         QCOMPARE(nlohmann::json::parse(s.trials[1].curve).size(), std::size_t(3));
         QCOMPARE(store.run(s.trials[1].run).status, lf::RunStatus::Finished);
+    }
+
+    void ctrl_c_stops_the_trial_and_resume_continues_it() {
+        const QString project = mlpProjectCopy(dir_, "stopped");
+        QProcess p;
+        p.start(qEnvironmentVariable("LF_CLI"), QStringList{"sweep", project, "--grid", "learning_rate=1e-2,5e-3,1e-3",
+                                                            "--epochs", "100000", "--name", "s"} + kSmall);
+        QVERIFY(p.waitForStarted());
+        QString out;
+        // Once trial 1 has committed its first checkpoint.
+        while (!(out.contains("trial 1/3") && out.contains("checkpoint ckpt-")) && p.state() == QProcess::Running) {
+            if (!p.waitForReadyRead(60000)) break;
+            out += p.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("checkpoint ckpt-"), qPrintable(out));
+        ::kill(pid_t(p.processId()), SIGINT);
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+            QFAIL("the sweep did not end within 60 s of SIGINT");
+        }
+        out += p.readAllStandardOutput();
+        const QString err = p.readAllStandardError();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 3, qPrintable(QString("exit %1\n").arg(p.exitCode()) + err));
+        QVERIFY2(err.contains("stopping after this step (Ctrl-C again to quit at once)"), qPrintable(err));
+        QVERIFY2(out.contains("trial 1 stopped: ") && !out.contains("trial 2/3"), qPrintable(out));
+        QVERIFY2(out.contains("sweep s stopped; continue it with: layerforge-cli sweep " + project + " --resume s"), qPrintable(out));
+        std::int64_t epochs = 0;
+        {
+            lf::RunStore store(lf::RunStore::path_for_project(project.toStdString()));
+            const lf::SweepInfo s = *store.sweep("s");
+            QCOMPARE(s.trials[0].status, std::string("stopped"));
+            QCOMPARE(s.trials[1].status, std::string("pending"));
+            QCOMPARE(s.trials[2].status, std::string("pending"));
+            const lf::RunInfo run = store.run(s.trials[0].run);
+            QCOMPARE(run.status, lf::RunStatus::Stopped);
+            QCOMPARE(store.checkpoints(run.id).back().step, run.last_step);  // checkpointed at the stop
+            QVERIFY(QFile::exists(dir_.filePath("stopped.sweeps/s/trial-1.weights.safetensors")));
+            epochs = run.last_epoch + 1;
+        }
+        const CliRun r = cli(QStringList{"sweep", project, "--resume", "s", "--epochs", QString::number(epochs)} + kSmall);
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("continuing sweep s: 3 trials, 3 to train"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("(continuing run 1)"), qPrintable(r.out));
+        lf::RunStore store(lf::RunStore::path_for_project(project.toStdString()));
+        const lf::SweepInfo s = *store.sweep("s");
+        for (const lf::SweepTrial& t : s.trials) QCOMPARE(t.status, std::string("finished"));
+        QCOMPARE(store.runs().size(), std::size_t(3));  // the stopped trial's run was continued
+        QCOMPARE(store.runs()[0].status, lf::RunStatus::Finished);
     }
 };
 

@@ -83,10 +83,10 @@ void gradients(lf::Communicator& c) {
     model.init_weights(c.rank() == 0 ? 5 : 99);  // rank 0's weights must win the broadcast
     std::vector<std::unique_ptr<lf::Metric>> metrics;
     metrics.push_back(lf::make_metric("accuracy"));
-    lf::DataParallel dp(c, model, metrics, 5000);
+    auto device = lf::load_model(model, "cpu");
+    lf::DataParallel dp(c, *device, metrics, 5000);
     dp.broadcast_weights();
     const std::unique_ptr<lf::Loss> loss = lf::make_loss("SparseCategoricalCrossentropy", {});
-    auto device = lf::load_model(model, "cpu");
     const std::int64_t global = 2 * c.size() + 1;  // uneven parts
     const lf::Shard shard{c.rank(), c.size()};
 

@@ -8,35 +8,47 @@
 #include <numeric>
 #include <random>
 
+#include "graph_builder.h"
 #include "image_folder_fixture.h"
+#include "synthetic_data.h"
 #include "layerforge/data/pipeline.h"
 #include "layerforge/devices/devices.h"
 #include "layerforge/project/project.h"
 #include "layerforge/train/host_loss.h"
 #include "layerforge/train/loss.h"
+#include "layerforge/train/trainer.h"
 #include "train/data_parallel.h"
 
 namespace {
 
-// One process as a whole world, recording what DataParallel asks of it. A sum over one rank is
-// the array itself, so the buffer is left as it is.
-class RecordingWorld final : public lf::Communicator {
+// One process as a whole world: a sum over one rank is the array itself, a broadcast from it
+// changes nothing.
+class OneRankWorld : public lf::Communicator {
 public:
     int rank() const override { return 0; }
     int size() const override { return 1; }
     std::string host(int) const override { return "here"; }
-    void start_sum(float* data, std::size_t n) override {
-        starts.push_back({data, n, plan ? steps_run() - baseline : 0});
+    int local_rank() const override { return 0; }
+    void wait_until(const std::function<bool()>& done, lf::Collective) override {
+        while (!done()) {}
     }
-    void progress() override { ++progress_calls; }
-    void wait_all(lf::Collective) override { ++waits; }
-    void sum(double*, std::size_t, lf::Collective) override { ++sums; }
     void broadcast(float*, std::size_t, int, lf::Collective) override {}
     void broadcast(std::string&, int, lf::Collective) override {}
     [[noreturn]] void abort(const std::string& m) override {
         std::fprintf(stderr, "abort: %s\n", m.c_str());
         std::abort();
     }
+};
+
+// Recording what DataParallel asks of it.
+class RecordingWorld final : public OneRankWorld {
+public:
+    void start_sum(float* data, std::size_t n) override {
+        starts.push_back({data, n, plan ? steps_run() - baseline : 0});
+    }
+    void progress() override { ++progress_calls; }
+    void wait_all(lf::Collective) override { ++waits; }
+    void sum(double*, std::size_t, lf::Collective) override { ++sums; }
 
     struct Start {
         float* data;
@@ -53,6 +65,21 @@ public:
     std::int64_t baseline = 0;  // steps_run() before the step under test
     std::vector<Start> starts;
     int progress_calls = 0, waits = 0, sums = 0;
+};
+
+// One process as a whole world whose per-step sum can run `after` once it has summed (at the
+// `at`-th step): what a stop request that reaches this rank just after the sum looks like.
+class LateRequestWorld final : public OneRankWorld {
+public:
+    void start_sum(float*, std::size_t) override {}
+    void progress() override {}
+    void wait_all(lf::Collective) override {}
+    void sum(double*, std::size_t, lf::Collective what) override {
+        if (std::string(what.what) == "the loss and metrics exchange" && ++steps == at && after) after();
+    }
+
+    std::int64_t at = 0, steps = 0;
+    std::function<void()> after;
 };
 
 std::string templatePath(const char* name) {
@@ -212,9 +239,9 @@ private slots:
         std::vector<std::unique_ptr<lf::Metric>> metrics;
         metrics.push_back(lf::make_metric("accuracy"));
         RecordingWorld world;
-        lf::DataParallel dp(world, model, metrics, 2000);  // small buckets: several of them
-        QVERIFY(dp.buckets().size() >= 3);
         auto device = lf::load_model(model, "cpu");
+        lf::DataParallel dp(world, *device, metrics, 2000);  // small buckets: several of them
+        QVERIFY(dp.buckets().size() >= 3);
         lf::PlanOptions o;
         o.batch = 6;
         std::unique_ptr<lf::Plan> plan = device->make_plan(o);
@@ -259,6 +286,28 @@ private slots:
         QCOMPARE(dp.world_metrics()[0]->state(), metrics[0]->state());
     }
 
+    // A stop request that lands after a step's sum (a signal reaches the ranks at slightly
+    // different times) must not stop this rank at that step: the others, whose sum said "go
+    // on", would wait for it. It travels in the next step's sum, where every rank stops.
+    void a_stop_after_the_steps_sum_stops_at_the_next_step() {
+        lf::Model model(mlp_builder({4}, 8, "relu", 3).graph);
+        model.init_weights(1);
+        lf::TrainingConfig config;
+        config.optimizer = {"SGD", {{"learning_rate", 0.1}}};
+        config.epochs = 100000;
+        config.batch_size = 10;
+        lf::Trainer trainer(model, config);
+        LateRequestWorld world;
+        world.at = 3;
+        world.after = [&] { trainer.request_stop(); };
+        trainer.set_communicator(&world);
+        const lf::TensorDataset train = synthetic(40);
+        const lf::FitResult r = trainer.fit(train, nullptr);
+        QCOMPARE(r.status, lf::RunStatus::Stopped);
+        QCOMPARE(r.steps, std::int64_t(4));
+        QCOMPARE(world.steps, std::int64_t(4));
+    }
+
     void an_empty_part_still_takes_part() {
         const lf::Project p = lf::load_project(templatePath("fashion_mlp.lfproj"));
         lf::Model model(p.graph);
@@ -266,8 +315,8 @@ private slots:
         std::fill(model.grads().begin(), model.grads().end(), 3.f);
         std::vector<std::unique_ptr<lf::Metric>> metrics;
         RecordingWorld world;
-        lf::DataParallel dp(world, model, metrics, 1000);
         auto device = lf::load_model(model, "cpu");
+        lf::DataParallel dp(world, *device, metrics, 1000);
         lf::PlanOptions o;
         o.batch = 2;
         std::unique_ptr<lf::Plan> plan = device->make_plan(o);

@@ -1,8 +1,9 @@
 // The CUDA plan's host side, without a GPU: which steps of a schedule get a CUDA op and how the
 // others are refused (by node and layer type, before any device memory is taken), which kernel
 // each activation maps to (the CPU backend's formula for each ReLU form), the convolutions'
-// geometry as cuDNN gets it ('same' padding that cuDNN cannot express is applied by the plan),
-// their algorithm-cache keys, and what the plan would hold (the schedule's buffers plus the ops'
+// geometry as cuDNN gets it ('same' padding that cuDNN cannot express is applied by the plan; a
+// Conv2DTranspose as the convolution it runs backwards, with TensorFlow's cropping), their
+// algorithm-cache keys, and what the plan would hold (the schedule's buffers plus the ops'
 // workspaces and the shared scratch), in the estimate and per step.
 #include <QtTest>
 
@@ -12,7 +13,9 @@
 #include "backend/cuda/cuda_conv_geometry.h"
 #include "backend/cuda/cuda_ops.h"
 #include "backend/cuda/cuda_plan.h"
+#include "layers/window.h"
 #include "graph_builder.h"
+#include "plugin_layer_fixture.h"
 #include "layerforge/graph/model.h"
 #include "layerforge/graph/schedule.h"
 #include "layerforge/project/project.h"
@@ -77,10 +80,16 @@ private slots:
         QCOMPARE(first_refusal(m), std::string());
     }
 
+    // Every built-in layer has an op; a plugin layer (a CPU kernel only) is refused by name.
     void layers_without_an_op_are_refused_by_name() {
+        test_plugins::register_identity_layer("TestCpuOnlyLayer");
+        const lf::Model p(one_layer("TestCpuOnlyLayer", {}));
+        QCOMPARE(first_refusal(p),
+                 std::string("layer 'testcpuonlylayer_1' (TestCpuOnlyLayer) has no CUDA kernel yet; train this model on the CPU"));
         const lf::Model t(one_layer("Conv2DTranspose", {{"filters", std::int64_t(4)}, {"kernel_size", lf::IntList{3, 3}}}));
-        QCOMPARE(first_refusal(t),
-                 std::string("layer 'conv2dtranspose_1' (Conv2DTranspose) has no CUDA kernel yet; train this model on the CPU"));
+        QCOMPARE(first_refusal(t), std::string());
+        for (const char* a : {"relu", "gelu", "softmax", "swish"})
+            QCOMPARE(first_refusal(lf::Model(one_layer("Conv2DTranspose", conv_params(4, 3, 2, "same", a)))), std::string());
         for (const char* a : {"gelu", "elu", "swish", "silu", "exponential", "softmax", "linear"})
             QCOMPARE(first_refusal(lf::Model(dense_graph(a))), std::string());
     }
@@ -134,7 +143,7 @@ private slots:
     void same_padding_that_cudnn_cannot_express_is_applied_first() {
         const lf::Model even(one_layer("Conv2D", conv_params(8, 3, 1, "same")));
         const lf::CudaConvGeometry e(node(even, "conv2d_1"));
-        QVERIFY(!e.padded_input);
+        QVERIFY(!e.padded_x);
         const lf_cuda_conv_shape es = e.shape(5);
         QCOMPARE(es.pad_h, 1);
         QCOMPARE(es.h, std::int64_t(28));
@@ -142,7 +151,7 @@ private slots:
 
         const lf::Model odd(one_layer("Conv2D", conv_params(8, 3, 2, "same")));
         const lf::CudaConvGeometry o(node(odd, "conv2d_1"));
-        QVERIFY(o.padded_input);
+        QVERIFY(o.padded_x);
         QCOMPARE(o.extra, (std::array<int, 4>{0, 1, 0, 1}));
         const lf_cuda_conv_shape os = o.shape(5);
         QCOMPARE(os.pad_h, 0);
@@ -156,7 +165,7 @@ private slots:
 
         const lf::Model valid(one_layer("Conv2D", conv_params(8, 5, 2, "valid"), {27, 27, 3}));
         const lf::CudaConvGeometry v(node(valid, "conv2d_1"));
-        QVERIFY(!v.padded_input);
+        QVERIFY(!v.padded_x);
         QCOMPARE(v.shape(1).out_h, std::int64_t(12));
         QCOMPARE(v.kernel_rows(), std::int64_t(5 * 5 * 3));
     }
@@ -170,10 +179,119 @@ private slots:
                                     {9, 9, 6}));
         const lf::CudaConvGeometry g(node(m, "depthwiseconv2d_1"));
         QCOMPARE(g.groups, std::int64_t(6));
-        QCOMPARE(g.filters, std::int64_t(12));
+        QCOMPARE(g.k, std::int64_t(12));
         QCOMPARE(g.kernel_rows(), std::int64_t(9));
         QCOMPARE(g.kernel_floats(), std::size_t(9 * 12));
         QCOMPARE(g.shape(2).groups, 6);
+    }
+
+    // A Conv2DTranspose (H, W, C) -> (OH, OW, F) is cuDNN's convolution from (OH, OW, F) back to
+    // (H, W, C): K = C filters of kh x kw x F, the Keras kernel (kh, kw, F, C) read as a
+    // (kh kw F) x C matrix; 3x3 stride 2 'same' crops 0 above and 1 below the full transposed
+    // convolution (TensorFlow's), which cuDNN cannot pad: the plan pads.
+    void a_transposed_convolution_is_its_convolution_backwards() {
+        const lf::Model m(one_layer("Conv2DTranspose", conv_params(4, 3, 2, "same"), {7, 6, 2}));
+        const lf::NodeInfo& n = node(m, "conv2dtranspose_1");
+        QCOMPARE(n.layer.output, (lf::Shape{14, 12, 4}));
+        QCOMPARE(n.layer.weights.at(0).shape, (lf::Shape{3, 3, 4, 2}));
+        const lf::CudaConvGeometry g(n);
+        QVERIFY(g.transposed);
+        QCOMPARE(g.x_shape, (lf::Shape{14, 12, 4}));  // the layer's output
+        QCOMPARE(g.k, std::int64_t(2));               // the layer's input channels
+        QCOMPARE(g.out_h, std::int64_t(7));
+        QCOMPARE(g.out_w, std::int64_t(6));
+        QCOMPARE(g.kernel_rows(), std::int64_t(3 * 3 * 4));
+        QCOMPARE(g.kernel_floats(), std::size_t(3 * 3 * 4 * 2));  // the Keras kernel's size
+        QVERIFY(g.padded_x);
+        QCOMPARE(g.extra, (std::array<int, 4>{0, 1, 0, 1}));
+        const lf_cuda_conv_shape s = g.shape(5);
+        QCOMPARE(s.h, std::int64_t(15));
+        QCOMPARE(s.w, std::int64_t(13));
+        QCOMPARE(s.c, std::int64_t(4));
+        QCOMPARE(s.k, std::int64_t(2));
+        QCOMPARE(s.pad_h, 0);
+        QCOMPARE(s.stride_w, 2);
+        QCOMPARE(s.groups, 1);
+        QCOMPARE((s.h - s.r) / s.stride_h + 1, s.out_h);
+        QCOMPARE((s.w - s.s) / s.stride_w + 1, s.out_w);
+        // Its forward is cuDNN's backward-data, its data gradient cuDNN's forward; the output it
+        // biases and activates is cuDNN's x.
+        QCOMPARE(g.forward_pass(), lf::ConvPass::BackwardData);
+        QCOMPARE(g.data_grad_pass(), lf::ConvPass::Forward);
+        QCOMPARE(g.output_pixels(), std::int64_t(14 * 12));
+        QCOMPARE(g.output_channels(), std::int64_t(4));
+        QCOMPARE(g.output_floats(3), std::size_t(3 * 14 * 12 * 4));
+        const lf::Model c(one_layer("Conv2D", conv_params(8, 3, 2, "same")));
+        const lf::CudaConvGeometry cg(node(c, "conv2d_1"));
+        QVERIFY(!cg.transposed);
+        QCOMPARE(cg.forward_pass(), lf::ConvPass::Forward);
+        QCOMPARE(cg.output_channels(), std::int64_t(8));
+    }
+
+    // Where cuDNN pads evenly, it pads: 4x4 stride 2 'same' crops 1 on each side.
+    void even_cropping_is_cudnns_padding() {
+        const lf::Model m(one_layer("Conv2DTranspose", conv_params(3, 4, 2, "same"), {5, 5, 2}));
+        const lf::CudaConvGeometry g(node(m, "conv2dtranspose_1"));
+        QVERIFY(!g.padded_x);
+        const lf_cuda_conv_shape s = g.shape(1);
+        QCOMPARE(s.h, std::int64_t(10));
+        QCOMPARE(s.pad_h, 1);
+        QCOMPARE(s.pad_w, 1);
+        QCOMPARE((s.h + 2 * s.pad_h - s.r) / s.stride_h + 1, s.out_h);
+        QCOMPARE(s.out_h, std::int64_t(5));
+        // Dilation 2, stride 1 'same': a 5-wide window, 2 cropped on each side.
+        const lf::Model d(one_layer("Conv2DTranspose",
+                                    {{"filters", std::int64_t(3)}, {"kernel_size", lf::IntList{3, 3}},
+                                     {"padding", std::string("same")}, {"dilation_rate", lf::IntList{2, 2}}},
+                                    {6, 6, 2}));
+        const lf_cuda_conv_shape ds = lf::CudaConvGeometry(node(d, "conv2dtranspose_1")).shape(1);
+        QCOMPARE(ds.pad_h, 2);
+        QCOMPARE(ds.dilation_h, 2);
+        QCOMPARE(ds.h, std::int64_t(6));
+        QCOMPARE(ds.out_h, std::int64_t(6));
+    }
+
+    // An output past the full transposed convolution (Keras sizes 'valid' 1x1 stride 2 as
+    // 2 H; output_padding adds a row): TensorFlow's pad_r is negative, cuDNN pads 0 there and
+    // its output rule still gives the layer's input size (Note [Conv2DTranspose on cuDNN]).
+    void rows_past_the_full_transposed_convolution_are_not_padded() {
+        struct Case {
+            lf::Params params;
+            lf::IntList in;
+            std::int64_t out, layer_pad_r;
+        };
+        lf::Params op = conv_params(2, 3, 2, "valid");
+        op["output_padding"] = lf::IntList{1, 1};
+        lf::Params narrow = conv_params(2, 2, 3, "same");
+        for (const Case& c : {Case{conv_params(3, 1, 2, "valid"), {3, 3, 2}, 6, -1}, Case{op, {3, 4, 2}, 8, -1},
+                              Case{narrow, {3, 4, 2}, 9, -1}}) {
+            const lf::Model m(one_layer("Conv2DTranspose", c.params, c.in));
+            const lf::NodeInfo& n = node(m, "conv2dtranspose_1");
+            QCOMPARE(n.layer.output[0], c.out);
+            QCOMPARE(lf::transposed_window(n.inputs[0], n.params).pad_r[0], c.layer_pad_r);
+            const lf::CudaConvGeometry g(n);
+            QVERIFY(!g.padded_x);
+            QCOMPARE(g.window.pad_r[0], std::int64_t(0));
+            const lf_cuda_conv_shape s = g.shape(2);
+            QCOMPARE(s.pad_h, 0);
+            QCOMPARE(s.h, c.out);
+            QCOMPARE((s.h - ((s.r - 1) * s.dilation_h + 1)) / s.stride_h + 1, c.in[0]);
+            QCOMPARE((s.w - ((s.s - 1) * s.dilation_w + 1)) / s.stride_w + 1, c.in[1]);
+        }
+    }
+
+    // Its keys are cuDNN's problem: the same as those of the Conv2D it runs backwards, whose
+    // answers it shares.
+    void a_transposed_convolution_shares_the_keys_of_its_convolution() {
+        const lf::Model t(one_layer("Conv2DTranspose", conv_params(4, 3, 2, "same"), {7, 7, 2}));
+        const lf::CudaConvGeometry g(node(t, "conv2dtranspose_1"));
+        QCOMPARE(lf::to_string(g.key(g.forward_pass(), 4, 90)),
+                 std::string("bwd_data n4 c4 h14 w14 k2 r3 s3 pad0,1,0,1 stride2,2 dil1,1 g1 float32 fp32 sm90"));
+        const lf::Model c(one_layer("Conv2D", conv_params(2, 3, 2, "same"), {14, 14, 4}));
+        const lf::CudaConvGeometry cg(node(c, "conv2d_1"));
+        for (lf::ConvPass pass : {lf::ConvPass::Forward, lf::ConvPass::BackwardData, lf::ConvPass::BackwardFilter})
+            QCOMPARE(g.key(pass, 4, 90), cg.key(pass, 4, 90));
+        QCOMPARE(g.scratch_budget(4), cg.scratch_budget(4));
     }
 
     void algorithm_cache_keys_name_the_convolution() {
@@ -198,20 +316,24 @@ private slots:
                                     .mode = training ? lf::PlanMode::Train : lf::PlanMode::Infer};
             const lf::Schedule s = schedule_of(m, 50, training);
             const lf::MemoryBreakdown e = lf::CudaPlan::estimate(m, o);
-            QCOMPARE(e.activations, s.bytes(lf::BufferKind::Activation));
+            // The input's two staging buffers (pinned uploads land there) beside the schedule's.
+            const std::size_t staging = 2 * s.buffers[std::size_t(s.inputs[0])].bytes();
+            QCOMPARE(e.activations, s.bytes(lf::BufferKind::Activation) + staging);
             QCOMPARE(e.gradients, s.bytes(lf::BufferKind::Gradient));
-            // Training also the bias gradient's partial sums, in the shared scratch.
+            // Training also the bias gradient's partial sums, in the shared scratch; and the
+            // plan's step counter.
             const std::size_t partials = training ? LF_CUDA_REDUCE_FLOATS(10) * sizeof(float) : 0;
-            QCOMPARE(e.workspaces, std::size_t((training ? 2 : 1) * 50 * 10 * sizeof(float)) + partials);
+            QCOMPARE(e.workspaces, std::size_t((training ? 2 : 1) * 50 * 10 * sizeof(float)) + partials +
+                                       sizeof(std::uint64_t));
             std::size_t steps = 0;
             for (const lf::LayerProfile& p : lf::CudaPlan::describe(m, o)) steps += p.bytes;
             QCOMPARE(steps, e.activations + e.gradients + e.workspaces);  // every byte charged once
         }
         const lf::Model mlp(lf::load_project(templates_dir() + "fashion_mlp.lfproj").graph);
         QCOMPARE(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50, .mode = lf::PlanMode::Infer}).workspaces,
-                 std::size_t(0));
+                 sizeof(std::uint64_t));
         QCOMPARE(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50}).workspaces,
-                 LF_CUDA_REDUCE_FLOATS(100) * sizeof(float));  // the widest bias's partial sums
+                 LF_CUDA_REDUCE_FLOATS(100) * sizeof(float) + sizeof(std::uint64_t));  // the widest bias's partial sums
         QVERIFY(lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 100}).total() >
                 lf::CudaPlan::estimate(mlp, {.device = "cuda:0", .batch = 50}).total());
     }
@@ -226,6 +348,16 @@ private slots:
         const lf::Model odd(one_layer("Conv2D", conv_params(8, 3, 2, "same", "gelu")));
         QCOMPARE(workspace_of(odd, "conv2d_1", 4, true),
                  std::size_t(2 * 9 * 8 + 2 * 4 * 29 * 29 + 4 * 14 * 14 * 8));  // + gelu's pre-activation
+        // A transposed one: its kernel (3, 3, 4, 2) as KRSC, its filter gradient, and one padded
+        // buffer (its output in forward, the output's gradient in backward), 4 x 15 x 15 x 4.
+        const lf::Model up(one_layer("Conv2DTranspose", conv_params(4, 3, 2, "same"), {7, 7, 2}));
+        QCOMPARE(workspace_of(up, "conv2dtranspose_1", 4, false), std::size_t(72 + 4 * 15 * 15 * 4));
+        QCOMPARE(workspace_of(up, "conv2dtranspose_1", 4, true), std::size_t(2 * 72 + 4 * 15 * 15 * 4));
+        const lf::Model up_gelu(one_layer("Conv2DTranspose", conv_params(4, 4, 2, "same", "gelu"), {7, 7, 2}));
+        QCOMPARE(workspace_of(up_gelu, "conv2dtranspose_1", 4, true),
+                 std::size_t(2 * 16 * 4 * 2 + 4 * 14 * 14 * 4));  // cuDNN pads; gelu's pre-activation
+        const lf::Schedule us = schedule_of(up, 4);
+        QCOMPARE(lf::cuda_op_needs(us.step("conv2dtranspose_1"), 4, true).scratch_bytes, std::size_t(4) << 20);
         // Max pooling's argmax per output while training; average pooling keeps nothing.
         const lf::Model max(one_layer("MaxPool2D", {}, {9, 9, 3}));
         QCOMPARE(workspace_of(max, "maxpool2d_1", 4, true), std::size_t(4 * 4 * 4 * 3));
@@ -260,7 +392,7 @@ private slots:
         }
         QVERIFY(largest >= std::size_t(4) << 20);  // the budget's floor
         const lf::MemoryBreakdown e = lf::CudaPlan::estimate(cnn, o);
-        QCOMPARE(e.workspaces, op_workspaces + largest);
+        QCOMPARE(e.workspaces, op_workspaces + largest + sizeof(std::uint64_t));
         for (const char* f : {"fashion_cnn", "fashion_resnet", "mobilenet_v2_small"}) {
             const lf::Model m(lf::load_project(templates_dir() + f + ".lfproj").graph);
             for (bool training : {true, false}) {

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "backend/cuda/cuda_optimizer_state.h"
+#include "host_cuda_api.h"
 #include "layerforge/core/error.h"
 #include "layerforge/train/optimizer.h"
 
@@ -27,13 +28,6 @@ public:
 
 // The module's table with host copies in place of the device's, counting them.
 int uploads = 0, downloads = 0;
-lf_cuda_context* host_context(int, lf_cuda_error*) { return reinterpret_cast<lf_cuda_context*>(new char); }
-void host_destroy(lf_cuda_context* c) { delete reinterpret_cast<char*>(c); }
-int host_props(int, lf_cuda_device_props* p, lf_cuda_error*) {
-    *p = {};
-    p->cc_major = 9;
-    return 0;
-}
 int host_up(lf_cuda_context*, void* dst, const void* src, size_t bytes, lf_cuda_error*) {
     ++uploads;
     std::memcpy(dst, src, bytes);
@@ -46,10 +40,7 @@ int host_down(lf_cuda_context*, void* dst, const void* src, size_t bytes, lf_cud
 }
 
 lf_cuda_api host_api() {
-    lf_cuda_api a{};
-    a.context_create = host_context;
-    a.context_destroy = host_destroy;
-    a.device_props = host_props;
+    lf_cuda_api a = lf::test::host_cuda_api();
     a.copy_to_device = host_up;
     a.copy_to_host = host_down;
     return a;

@@ -147,6 +147,30 @@ private slots:
         for (int i = 0; i < 2000; ++i)
             QCOMPARE(plan.input_grad()[i], 2.f * plan.output()[i] / plan.input()[i]);
     }
+    // A data-parallel rank's plan for rows [first_row, first_row + batch) of the global batch
+    // drops what one plan of the whole batch drops in those rows, step after step.
+    void dropout_masks_follow_the_rows_place_in_the_global_batch() {
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", IntList{50}}});
+        b.add("Dropout", {{"rate", 0.4}}, {in});
+        lf::Model model(b.graph);
+        lf::test::DevicePlan whole(model, {.batch = 5, .mode = lf::PlanMode::Train, .seed = 7});
+        lf::test::DevicePlan first(model, {.batch = 2, .mode = lf::PlanMode::Train, .seed = 7});
+        lf::test::DevicePlan rest(model, {.batch = 3, .first_row = 2, .mode = lf::PlanMode::Train, .seed = 7});
+        for (int step = 0; step < 3; ++step) {
+            for (int i = 0; i < 250; ++i) whole.input()[i] = 1.f;
+            for (int i = 0; i < 100; ++i) first.input()[i] = 1.f;
+            for (int i = 0; i < 150; ++i) rest.input()[i] = 1.f;
+            whole.forward(), first.forward(), rest.forward();
+            int dropped = 0;
+            for (int i = 0; i < 250; ++i) {
+                const float part = i < 100 ? first.output()[i] : rest.output()[i - 100];
+                QCOMPARE(part, whole.output()[i]);
+                dropped += whole.output()[i] == 0.f;
+            }
+            QVERIFY2(dropped > 60 && dropped < 140, qPrintable(QString::number(dropped)));
+        }
+    }
     void dropout_is_identity_at_inference() {
         GraphBuilder b;
         auto in = b.add("Input", {{"shape", IntList{10}}});

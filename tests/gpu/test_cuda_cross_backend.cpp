@@ -1,6 +1,6 @@
 // The CUDA backend against the CPU backend on a GPU (ctest -L gpu): device listing and memory,
 // weights through device memory, Dense (cuBLAS), the activations and softmax (cuDNN) forward
-// and backward, fan-out gradient sums, a refusal by name, an update through the host for a
+// and backward, fan-out gradient sums, a plugin layer refused by name, an update through the host for a
 // rule without a device form, and the arena's limit with its batch suggestion. The other
 // layers are test_cuda_layers, the optimizers test_cuda_optimizers, training runs
 // test_cuda_templates. cuBLAS and cuDNN run with TF32 off, so float32 tolerances hold. Without
@@ -11,6 +11,7 @@
 #include "layerforge/backend/weight_update.h"
 #include "layerforge/project/project.h"
 #include "lf_test_util.h"
+#include "plugin_layer_fixture.h"
 
 namespace {
 
@@ -105,14 +106,16 @@ private slots:
         compare_backends(b.graph, 9, lf::OutputGrad::Logits);
     }
 
+    // A plugin layer has a CPU kernel only.
     void a_layer_without_a_cuda_kernel_is_refused_by_name() {
+        test_plugins::register_identity_layer("TestCpuOnlyLayer");
         GraphBuilder b;
         auto in = b.add("Input", {{"shape", lf::IntList{8, 8, 1}}});
-        b.add("Conv2DTranspose", {{"filters", std::int64_t(4)}, {"kernel_size", lf::IntList{3, 3}}}, {in});
+        b.add("TestCpuOnlyLayer", {}, {in});
         lf::Model model(b.graph);
         auto dm = lf::load_model(model, kGpu);
-        LF_EXPECT_ERROR_OF_KIND(lf::ErrorKind::Input, dm->make_plan({.device = kGpu, .batch = 2}), "conv2dtranspose_1",
-                                "Conv2DTranspose", "no CUDA kernel");
+        LF_EXPECT_ERROR_OF_KIND(lf::ErrorKind::Input, dm->make_plan({.device = kGpu, .batch = 2}), "testcpuonlylayer_1",
+                                "TestCpuOnlyLayer", "no CUDA kernel");
     }
 
     void an_update_through_the_device_matches_the_cpu() {

@@ -1,6 +1,8 @@
 // Every layer the CUDA backend runs beside Dense, forward and backward against the CPU backend
 // (ctest -L gpu): Conv2D and DepthwiseConv2D (cuDNN; 'same' and 'valid', stride 2 over odd
-// and even sizes, dilation, even kernels, every activation), the poolings (TensorFlow's 'same',
+// and even sizes, dilation, even kernels, every activation), Conv2DTranspose (cuDNN's
+// convolution run backwards: TensorFlow's cropping even and uneven, outputs past the full
+// transposed convolution, output_padding, dilation, with and without bias, in a network), the poolings (TensorFlow's 'same',
 // explicit padding, ceil mode, count_include_pad, global), BatchNormalization (batch
 // statistics and the moving averages, inference with the moving statistics, frozen), Dropout's
 // masks (the same units dropped at the same step, also after seek_rng), ZeroPadding2D,
@@ -64,6 +66,47 @@ private slots:
         QFETCH(lf::IntList, shape);
         QFETCH(lf::Params, params);
         for (std::int64_t batch : {1, 3}) compare_backends(one_layer("Conv2D", params, shape), {.batch = batch});
+    }
+
+    void transposed_convolutions_match_the_cpu_data() {
+        QTest::addColumn<lf::IntList>("shape");
+        QTest::addColumn<lf::Params>("params");
+        auto row = [](lf::IntList shape, lf::Params p, const char* what) {
+            QTest::newRow(qPrintable(row_name(shape, what))) << shape << p;
+        };
+        auto padded = [](lf::Params p, lf::IntList output_padding) {
+            p["output_padding"] = std::move(output_padding);
+            return p;
+        };
+        row({7, 7, 3}, conv(4, 3, 2, "same"), "3x3 stride 2 same (padded by the plan)");
+        row({6, 5, 2}, conv(3, 3, 2, "same", "relu", 1, false), "3x3 stride 2 same relu without bias");
+        row({5, 5, 4}, conv(6, 4, 2, "same", "sigmoid"), "4x4 stride 2 same (cuDNN pads)");
+        row({6, 7, 3}, conv(5, 3, 2, "valid", "tanh"), "3x3 stride 2 valid");
+        row({5, 5, 2}, conv(4, 2, 2, "valid", "linear", 1, false), "2x2 stride 2 valid without bias");
+        row({4, 4, 3}, conv(2, 1, 2, "valid"), "1x1 stride 2 valid (past the full output)");
+        row({4, 5, 2}, conv(3, 2, 3, "same", "elu"), "2x2 stride 3 same (past the full output)");
+        row({4, 4, 2}, padded(conv(3, 3, 2, "valid"), {1, 1}), "3x3 stride 2 valid output_padding 1");
+        row({5, 4, 3}, padded(conv(2, 3, 2, "same", "gelu"), {0, 1}), "3x3 stride 2 same output_padding 0,1");
+        row({6, 6, 3}, conv(4, 3, 1, "same", "swish", 2), "3x3 dilation 2 same");
+        row({8, 8, 16}, conv(8, 3, 1, "valid", "relu"), "3x3 valid, 16 channels");
+        row({5, 5, 3}, conv(6, 3, 1, "same", "softmax"), "softmax over the channels");
+    }
+    void transposed_convolutions_match_the_cpu() {
+        QFETCH(lf::IntList, shape);
+        QFETCH(lf::Params, params);
+        for (std::int64_t batch : {1, 3}) compare_backends(one_layer("Conv2DTranspose", params, shape), {.batch = batch});
+        compare_backends(one_layer("Conv2DTranspose", params, shape), {.batch = 2, .mode = lf::PlanMode::Infer});
+    }
+
+    // An encoder-decoder: the transposed convolution's data gradient reaches the layers below,
+    // and its input is a convolution's output.
+    void a_transposed_convolution_in_a_network_matches_the_cpu() {
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", lf::IntList{12, 12, 2}}});
+        auto down = b.add("Conv2D", conv(6, 3, 2, "same", "relu"), {in});
+        auto up = b.add("Conv2DTranspose", conv(4, 3, 2, "same", "relu"), {down});
+        b.add("Conv2D", conv(3, 3, 1, "same"), {up});
+        compare_backends(b.graph, {.batch = 4});
     }
 
     void depthwise_convolutions_match_the_cpu_data() {

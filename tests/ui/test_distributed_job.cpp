@@ -2,7 +2,8 @@
 // prints what rank 0 of `layerforge-cli train --distributed --json` prints: the events reach the
 // dashboard as an in-process run's do (progress, every step for the charts, run id,
 // checkpoints, weights, class list), with each rank's rate; a failed job shows the lines that
-// name a rank in the error banner, not Open MPI's banner; Stop and closing the studio end the
+// name a rank in the error banner, not Open MPI's banner; Stop is a clean stop (SIGUSR1) with
+// the run's weights, forced (SIGINT) when the ranks do not take it; closing the studio ends the
 // job; Pause stays off.
 #include <QDir>
 #include <QLabel>
@@ -18,6 +19,7 @@
 
 #include "document/project_document.h"
 #include "session/studio_session.h"
+#include "training/distributed_job.h"
 #include "training/error_banner.h"
 #include "training/message_views.h"
 #include "training/training_panel.h"
@@ -39,10 +41,16 @@ case "$LF_FAKE_MODE" in
   fail) cat "$LF_FAKE_DIR/out.jsonl"; cat "$LF_FAKE_DIR/err.txt" >&2; exit 1 ;;
   hang)
     sleep 60 & child=$!
-    trap 'kill $child; echo INT > "$LF_FAKE_DIR/signal"; exit 130' INT
-    trap 'kill $child; echo TERM > "$LF_FAKE_DIR/signal"; exit 143' TERM
+    trap 'echo USR1 >> "$LF_FAKE_DIR/signal"' USR1
+    trap 'kill $child; echo INT >> "$LF_FAKE_DIR/signal"; exit 130' INT
+    trap 'kill $child; echo TERM >> "$LF_FAKE_DIR/signal"; exit 143' TERM
     cat "$LF_FAKE_DIR/out.jsonl"
-    wait $child ;;
+    while kill -0 $child 2> /dev/null; do wait $child; done ;;
+  stop)
+    sleep 60 & child=$!
+    trap 'kill $child; echo USR1 >> "$LF_FAKE_DIR/signal"; cat "$LF_FAKE_DIR/stopped.jsonl"; exit 3' USR1
+    cat "$LF_FAKE_DIR/out.jsonl"
+    while kill -0 $child 2> /dev/null; do wait $child; done ;;
 esac
 )";
 
@@ -104,7 +112,8 @@ private Q_SLOTS:
         project_ = dir_.filePath("job.lfproj");
     }
     void init() {
-        for (const char* f : {"args", "pid", "signal", "out.jsonl", "err.txt"}) QFile::remove(fake_ + "/" + f);
+        for (const char* f : {"args", "pid", "signal", "out.jsonl", "err.txt", "stopped.jsonl"}) QFile::remove(fake_ + "/" + f);
+        DistributedJob::setGracePeriods(0, 0);
     }
 
     void jobFeedsTheDashboardAsAnInProcessRunDoes() {
@@ -221,9 +230,19 @@ private Q_SLOTS:
         QCOMPARE(failed[0][0].toString(), QString("job.lfproj: dataset folder not found"));
     }
 
-    void stopEndsTheJob() {
+    // Stop asks mpirun for a clean stop (SIGUSR1, which it forwards to the ranks): the ranks
+    // report the stop, finish up and print their result, and the run ends "stopped" with its
+    // weights, as a single-process Stop.
+    void stopIsACleanStopWithWeights() {
         QVERIFY(write(fake_ + "/out.jsonl", R"({"event":"run","run":4,"store":"x.lfruns"})" "\n" + step(1) + step(2)));
-        qputenv("LF_FAKE_MODE", "hang");
+        QVERIFY(write(fake_ + "/weights.safetensors", "stopped weights"));
+        QVERIFY(write(fake_ + "/stopped.jsonl",
+                      R"({"event":"stopped","epoch":1,"epochs":3,"step":3,"steps_per_epoch":15,"total_steps":45,)"
+                      R"("elapsed_seconds":1,"message":"stopped by request at epoch 1, step 3"})" "\n" +
+                          (R"({"event":"result","status":"stopped","message":"stopped by request at epoch 1, step 3",)"
+                           R"("run":4,"test":{"loss":0.4},"weights":")" + fake_ + R"(/weights.safetensors"})").toUtf8() + "\n"));
+        qputenv("LF_FAKE_MODE", "stop");
+        DistributedJob::setGracePeriods(60000, 1000);  // the clean stop must not need the fallback
         ProjectDocument doc;
         setUp(doc);
         StudioSession session(&doc);
@@ -233,15 +252,46 @@ private Q_SLOTS:
             finished(panel.controller(), &TrainingController::finished);
         panel.startButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(!panel.progress()->ranksText().isEmpty(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.progress()->ranksText().isEmpty(), 5000);  // the job printed its steps
         QVERIFY(!panel.pauseButton()->isEnabled());
         QVERIFY(panel.pauseButton()->toolTip().contains("cannot pause"));
         panel.stopButton()->click();
         QCOMPARE(panel.controller()->state(), TrainingController::State::Stopping);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);  // well within the grace period
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
         QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Stopped);
-        QCOMPARE(read(fake_ + "/signal").trimmed(), QString("INT"));
+        QCOMPARE(finished[0][1].toString(), QString("stopped by request at epoch 1, step 3"));
+        QCOMPARE(read(fake_ + "/signal").trimmed(), QString("USR1"));  // no SIGINT after it
         QCOMPARE(panel.controller()->runId(), qint64(4));
+        QCOMPARE(QByteArray::fromStdString(session.weights()), QByteArray("stopped weights"));
+        QCOMPARE(session.weightsOrigin(), QString("run 4"));
+    }
+
+    // Ranks that do not take the clean stop within the grace period are ended by force: SIGINT
+    // to mpirun, and the run keeps its last checkpoint.
+    void stopForcesAJobThatDoesNotStop() {
+        QVERIFY(write(fake_ + "/out.jsonl", R"({"event":"run","run":4,"store":"x.lfruns"})" "\n" + step(1) + step(2)));
+        qputenv("LF_FAKE_MODE", "hang");
+        DistributedJob::setGracePeriods(300, 5000);
+        ProjectDocument doc;
+        setUp(doc);
+        StudioSession session(&doc);
+        TrainingPanel panel(&session);
+        fast(*panel.controller());
+        QSignalSpy started(panel.controller(), &TrainingController::started),
+            finished(panel.controller(), &TrainingController::finished), lines(panel.controller(), &TrainingController::logLine);
+        panel.startButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.progress()->ranksText().isEmpty(), 5000);
+        panel.stopButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);  // well within the kill's grace period
+        QCOMPARE(finished[0][0].value<lf::RunStatus>(), lf::RunStatus::Stopped);
+        QCOMPARE(finished[0][1].toString(), QString("stopped: the processes were ended; the run keeps its last checkpoint"));
+        QCOMPARE(read(fake_ + "/signal").split('\n', Qt::SkipEmptyParts), (QStringList{"USR1", "INT"}));
+        bool said = false;
+        for (const auto& l : lines) said = said || l.at(0).toString().contains("did not stop within");
+        QVERIFY(said);
+        QCOMPARE(panel.controller()->runId(), qint64(4));
+        QVERIFY(!session.hasWeights());
     }
 
     void closingTheStudioEndsTheJob() {

@@ -1,7 +1,9 @@
 // End to end: the Train page with Processes = 2 starts a real job (Open MPI's mpirun, two
 // layerforge-cli ranks) on a tiny generated image folder; the run reaches the dashboard
 // (progress, every step for the charts, each rank's rate, checkpoints, weights) and the
-// project's run store holds exactly one run, finished.
+// project's run store holds exactly one run, finished. Stop on such a job is a clean stop: the
+// ranks stop at the same step and finish up, and the run ends "stopped" with its weights, as a
+// single-process Stop.
 #include <QPushButton>
 #include <QProgressBar>
 #include <QSettings>
@@ -20,6 +22,33 @@
 using namespace lf;
 using namespace lf::ui;
 
+namespace {
+
+// The Train page of `project`, saved as `path`, with Processes = 2 and every step reported.
+struct TwoProcessPage {
+    TwoProcessPage(Project project, const QString& path) : saved(prepare(std::move(project), path)) {
+        c.setCliPath(qEnvironmentVariable("LF_CLI"));
+        TrainingOptions o = c.options();
+        o.eventIntervalMs = 0;
+        c.setOptions(o);
+    }
+    ProjectDocument doc;
+    QString error;
+    const bool saved;
+    StudioSession session{&doc};
+    TrainingPanel panel{&session};
+    TrainingController& c = *panel.controller();
+
+private:
+    bool prepare(Project project, const QString& path) {
+        doc.reset(std::move(project), path);
+        QSettings().setValue("train/processes", 2);
+        return doc.saveAs(path, &error);
+    }
+};
+
+}  // namespace
+
 class TestDistributedTraining : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
@@ -37,20 +66,13 @@ private Q_SLOTS:
     }
 
     void twoProcessJobReachesTheDashboardAndTheStore() {
-        const QString path = dir_.filePath("job.lfproj");
-        ProjectDocument doc;
-        doc.reset(tinyImageProject(dir_.filePath("images"), 2), path);  // 60 images, batch 4: 30 steps
-        QString error;
-        QVERIFY2(doc.saveAs(path, &error), qPrintable(error));
-        QSettings().setValue("train/processes", 2);
-        StudioSession session(&doc);
-        TrainingPanel panel(&session);
-        TrainingController& c = *panel.controller();
-        c.setCliPath(qEnvironmentVariable("LF_CLI"));
-        TrainingOptions o = c.options();
-        o.eventIntervalMs = 0;
-        c.setOptions(o);
-        QCOMPARE(o.processes, 2);
+        // 60 images, batch 4: 30 steps
+        TwoProcessPage page(tinyImageProject(dir_.filePath("images"), 2), dir_.filePath("job.lfproj"));
+        QVERIFY2(page.saved, qPrintable(page.error));
+        TrainingController& c = page.c;
+        TrainingPanel& panel = page.panel;
+        StudioSession& session = page.session;
+        QCOMPARE(c.options().processes, 2);
 
         QSignalSpy started(&c, &TrainingController::started), finished(&c, &TrainingController::finished),
             ckpts(&c, &TrainingController::checkpointSaved), rates(&c, &TrainingController::rankThroughput),
@@ -88,6 +110,42 @@ private Q_SLOTS:
         QCOMPARE(runs[0].id, std::int64_t(run));
         QCOMPARE(runs[0].status, lf::RunStatus::Finished);
         QCOMPARE(store.checkpoints(run).back().step, std::int64_t(30));
+    }
+
+    void stopEndsTheJobStoppedWithWeights() {
+        // 15 steps an epoch: for ever
+        TwoProcessPage page(tinyImageProject(dir_.filePath("images"), 100000), dir_.filePath("stop.lfproj"));
+        QVERIFY2(page.saved, qPrintable(page.error));
+        TrainingController& c = page.c;
+        TrainingPanel& panel = page.panel;
+        StudioSession& session = page.session;
+
+        QSignalSpy started(&c, &TrainingController::started), finished(&c, &TrainingController::finished),
+            lines(&c, &TrainingController::logLine);
+        std::int64_t charted = 0;
+        connect(&c, &TrainingController::stepsLogged, this, [&](const std::vector<lf::TrainEvent>& steps) {
+            if (!steps.empty()) charted = steps.back().step;
+        });
+        panel.startButton()->click();
+        QVERIFY(c.isJob());
+        QTRY_VERIFY_WITH_TIMEOUT(charted >= 3, 120000);  // the ranks are training
+        panel.stopButton()->click();
+        QCOMPARE(c.state(), TrainingController::State::Stopping);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);  // within the clean stop's grace
+        QString log;
+        for (const auto& a : lines) log += a.at(0).toString() + '\n';
+        QVERIFY2(finished[0][0].value<lf::RunStatus>() == lf::RunStatus::Stopped, qPrintable(finished[0][1].toString() + "\n" + log));
+        // The message a single-process Stop gives, not the forced end's.
+        QVERIFY2(finished[0][1].toString().startsWith("stopped by request at epoch "), qPrintable(finished[0][1].toString()));
+        QVERIFY2(!log.contains("did not stop within"), qPrintable(log));
+        const qint64 run = started[0][0].toLongLong();
+        QVERIFY(session.hasWeights());
+        QCOMPARE(session.weightsOrigin(), QString("run %1").arg(run));
+        RunStore store(session.storePath().toStdString(), false);
+        QCOMPARE(store.runs().size(), std::size_t(1));
+        QCOMPARE(store.run(run).status, lf::RunStatus::Stopped);
+        QVERIFY(store.checkpoints(run).back().step >= 3);  // the end-of-run checkpoint, at the stop
+        QVERIFY(QFile::exists(dir_.filePath("stop.weights.safetensors")));
     }
 };
 

@@ -3,6 +3,7 @@
 // test sample's result on the Evaluate page with its filters and CSV export.
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QSortFilterProxyModel>
@@ -142,6 +143,11 @@ private Q_SLOTS:
         QCOMPARE(card->profileText(), profileCardText(*hidden));
         QVERIFY(card->profileText().contains(" ms · "));
         QVERIFY(w.scene()->nodeItem("input")->profileText().isEmpty());
+        // The caption tells how a GPU plan's passes ran; the CPU's says nothing of it.
+        QVERIFY(firstStep->execution.empty());
+        QVERIFY(!profile->caption()->text().contains("Passes"));
+        profile->showProfile(firstStep->profile, 1, "forward: replayed as a CUDA graph");
+        QVERIFY(profile->caption()->text().endsWith("\nPasses: forward: replayed as a CUDA graph."));
 
         // Every test sample on the Evaluate page.
         auto* evaluation = w.findChild<EvaluationView*>();

@@ -39,18 +39,20 @@ LayerProfileView::LayerProfileView(ProjectDocument* doc, CanvasScene* scene, QWi
 
 void LayerProfileView::follow(TrainingController* controller) {
     connect(controller, &TrainingController::trainEvent, this, [this](const TrainEvent& e) {
-        if (!e.profile.empty()) showProfile(e.profile, e.step);
+        if (!e.profile.empty()) showProfile(e.profile, e.step, QString::fromStdString(e.execution));
     });
 }
 
-void LayerProfileView::showProfile(const PlanProfile& profile, qint64 step) {
+void LayerProfileView::showProfile(const PlanProfile& profile, qint64 step, const QString& execution) {
     model_->setRows(profileRows(profile, doc_->project().graph));
     double total = 0;
     for (const LayerProfileRow& r : model_->rows()) total += r.forward_ms + r.backward_ms;
-    caption_->setText(tr("Per-layer time of the training plan after %1 steps: %2 ms per step in the layers' "
-                         "kernels (the loss, the optimizer and data loading are not included).")
-                          .arg(step)
-                          .arg(total, 0, 'f', 2));
+    QString text = tr("Per-layer time of the training plan after %1 steps: %2 ms per step in the layers' "
+                      "kernels (the loss, the optimizer and data loading are not included).")
+                       .arg(step)
+                       .arg(total, 0, 'f', 2);
+    if (!execution.isEmpty()) text += "\n" + tr("Passes: %1.").arg(execution);
+    caption_->setText(text);
     updateCards();
 }
 

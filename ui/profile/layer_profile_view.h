@@ -25,7 +25,8 @@ public:
 
     // Takes the profile of every training event that carries one.
     void follow(TrainingController* controller);
-    void showProfile(const PlanProfile& profile, qint64 step);
+    // `execution`: how the plan's passes ran (Plan::execution; a GPU's CUDA graphs), "" for none.
+    void showProfile(const PlanProfile& profile, qint64 step, const QString& execution = {});
     void clear();
 
     LayerProfileModel* model() const { return model_; }

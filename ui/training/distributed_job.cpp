@@ -15,16 +15,26 @@ bool namesRank(const QString& line) {
     return rank.match(line).hasMatch();
 }
 
+int stopGraceMs = DistributedJob::kStopGraceMs;
+int killGraceMs = DistributedJob::kKillGraceMs;
+
 }  // namespace
 
+void DistributedJob::setGracePeriods(int stopMs, int killMs) {
+    stopGraceMs = stopMs > 0 ? stopMs : kStopGraceMs;
+    killGraceMs = killMs > 0 ? killMs : kKillGraceMs;
+}
+
 DistributedJob::DistributedJob(ProcessCommand command, int eventIntervalMs, QObject* parent)
-    : QObject(parent), command_(std::move(command)), process_(new QProcess(this)), kill_(new QTimer(this)),
+    : QObject(parent), command_(std::move(command)), process_(new QProcess(this)), force_(new QTimer(this)),
+      kill_(new QTimer(this)),
       events_(std::chrono::milliseconds(eventIntervalMs),
               {[this](const QString& line) { Q_EMIT logLine(line); },
                [this](std::vector<TrainEvent> steps) { Q_EMIT stepsLogged(steps); },
                [this](const TrainEvent& e) { Q_EMIT trainEvent(e); }}) {
+    force_->setSingleShot(true);
+    connect(force_, &QTimer::timeout, this, &DistributedJob::force);
     kill_->setSingleShot(true);
-    kill_->setInterval(kGraceMs);
     connect(kill_, &QTimer::timeout, process_, &QProcess::kill);
     connect(process_, &QProcess::readyReadStandardOutput, this, &DistributedJob::readOutput);
     connect(process_, &QProcess::readyReadStandardError, this, &DistributedJob::readErrors);
@@ -61,8 +71,17 @@ void DistributedJob::start() {
 void DistributedJob::stop() {
     if (stopping_ || process_->state() == QProcess::NotRunning) return;
     stopping_ = true;
+    // mpirun forwards SIGUSR1 to every rank: layerforge-cli stops after the step, as on Ctrl-C.
+    ::kill(pid_t(process_->processId()), SIGUSR1);
+    force_->start(stopGraceMs);
+}
+
+void DistributedJob::force() {
+    if (ended_ || process_->state() == QProcess::NotRunning) return;
+    forced_ = true;
+    Q_EMIT logLine(tr("the training processes did not stop within %1 s: ending them").arg(stopGraceMs / 1000.0));
     ::kill(pid_t(process_->processId()), SIGINT);  // mpirun ends its ranks on SIGINT
-    kill_->start();
+    kill_->start(killGraceMs);
 }
 
 void DistributedJob::readOutput() {
@@ -88,6 +107,10 @@ void DistributedJob::handle(const CliEvent& c) {
         if (c.train.kind == EventKind::Step) lastStep_ = c.train;
         if (events_.route(c.train) && !c.rankImagesPerSecond.isEmpty()) Q_EMIT rankThroughput(c.rankImagesPerSecond);
         if (c.train.kind == EventKind::Failed) failed_ = QString::fromStdString(c.train.message);
+        // The ranks took the stop (or the run ended anyway): they finish up on their own.
+        if (stopping_ && !forced_ &&
+            (c.train.kind == EventKind::Stopped || c.train.kind == EventKind::Finished || c.train.kind == EventKind::Failed))
+            force_->stop();
         break;
     case CliEvent::Type::Run:
         run_ = c.id;
@@ -119,6 +142,7 @@ void DistributedJob::routeEpochsLastStep(const TrainEvent& epochEnd) {
 void DistributedJob::end(int exitCode, QProcess::ExitStatus) {
     if (ended_) return;
     ended_ = true;
+    force_->stop();
     kill_->stop();
     readOutput();
     for (const CliEvent& c : parser_.finish()) handle(c);

@@ -41,6 +41,10 @@ public:
         std::vector<char> all(std::size_t(size_) * MPI_MAX_PROCESSOR_NAME);
         MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm_);
         for (int r = 0; r < size_; ++r) hosts_.emplace_back(all.data() + std::size_t(r) * MPI_MAX_PROCESSOR_NAME);
+        MPI_Comm node = MPI_COMM_NULL;  // the ranks sharing this host's memory
+        MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+        MPI_Comm_rank(node, &local_rank_);
+        MPI_Comm_free(&node);
         pending_.reserve(64);
     }
 
@@ -53,6 +57,7 @@ public:
     int rank() const override { return rank_; }
     int size() const override { return size_; }
     std::string host(int r) const override { return hosts_.at(std::size_t(r)); }
+    int local_rank() const override { return local_rank_; }
 
     void start_sum(float* data, std::size_t n) override {
         for (std::size_t done = 0; done < n;) {
@@ -105,6 +110,10 @@ public:
         }
     }
 
+    void wait_until(const std::function<bool()>& done, Collective what) override {
+        poll(done, what);
+    }
+
     [[noreturn]] void abort(const std::string& message) override {
         std::fprintf(stderr, "rank %d (host %s): %s\n", rank_, hosts_[std::size_t(rank_)].c_str(), message.c_str());
         std::fflush(stderr);
@@ -118,16 +127,23 @@ private:
         wait(one_, what);
     }
 
-    // Polls until every request completes, answering the other ranks' liveness probes
-    // meanwhile; past the deadline, finds who is missing and ends the job.
     void wait(std::vector<MPI_Request>& requests, Collective what) {
         if (requests.empty()) return;
+        poll([&] {
+            int flag = 0;
+            MPI_Testall(int(requests.size()), requests.data(), &flag, MPI_STATUSES_IGNORE);
+            return flag != 0;
+        }, what);
+    }
+
+    // Polls until done(), answering the other ranks' liveness probes meanwhile; past the
+    // deadline, finds who is missing and ends the job.
+    template <class Done>
+    void poll(const Done& done, Collective what) {
         const double limit = (what.setup ? setup_timeout_ : timeout_) + (rank_ == 0 ? 0 : kLaterRanksGrace);
         const auto start = Clock::now();
         for (long spins = 0;; ++spins) {
-            int flag = 0;
-            MPI_Testall(int(requests.size()), requests.data(), &flag, MPI_STATUSES_IGNORE);
-            if (flag) return;
+            if (done()) return;
             answer_probes();
             // Spin briefly (a sum between ranks on one machine takes microseconds), then yield
             // the core: ranks may share cores with each other and with the data workers.
@@ -183,7 +199,7 @@ private:
 
     double timeout_, setup_timeout_;
     MPI_Comm comm_ = MPI_COMM_NULL, probes_ = MPI_COMM_NULL;
-    int rank_ = 0, size_ = 1;
+    int rank_ = 0, size_ = 1, local_rank_ = 0;
     std::vector<std::string> hosts_;
     std::vector<MPI_Request> pending_, one_;
 };

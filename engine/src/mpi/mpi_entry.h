@@ -6,10 +6,10 @@
 // so the object crosses as the C++ interface lf::Communicator.
 #include <cstddef>
 
-#include "layerforge/train/communicator.h"
+#include "layerforge/core/communicator.h"
 
 #define LF_MPI_ENTRY_POINT "lf_mpi_open"
-#define LF_MPI_ABI_VERSION 1
+#define LF_MPI_ABI_VERSION 2  // 2: local_rank, wait_until
 
 // Calls MPI_Init_thread and returns this process's world (a single process not started by a
 // launcher is a world of one). timeout_seconds: how long a collective may wait for the other

@@ -4,7 +4,7 @@
 // runtime).
 #include <memory>
 
-#include "layerforge/train/communicator.h"
+#include "layerforge/core/communicator.h"
 
 namespace lf {
 

@@ -14,7 +14,7 @@
 #include "layerforge/store/checkpoint.h"
 #include "layerforge/store/weights_file.h"
 #include "layerforge/tensorboard/tensorboard_logger.h"
-#include "layerforge/train/communicator.h"
+#include "layerforge/core/communicator.h"
 #include "layerforge/train/event_text.h"
 #include "layerforge/train/memory_budget.h"
 #include "run/initial_weights.h"

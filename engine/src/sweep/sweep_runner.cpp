@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "layerforge/core/error.h"
-#include "layerforge/train/communicator.h"
+#include "layerforge/core/communicator.h"
 
 namespace lf {
 
@@ -130,7 +130,38 @@ SweepInfo open_sweep(RunStore& store, const Project& p, const std::vector<TrialS
     return *store.sweep(o.name);
 }
 
+// The sweep's stop hook holds the trial's session while it trains (attach, then nullptr on
+// the way out, also when the session throws).
+class Attached {
+public:
+    Attached(SweepStop* stop, TrainingSession& session) : stop_(stop) {
+        if (stop_) stop_->attach(&session);
+    }
+    ~Attached() {
+        if (stop_) stop_->attach(nullptr);
+    }
+    Attached(const Attached&) = delete;
+    Attached& operator=(const Attached&) = delete;
+
+private:
+    SweepStop* stop_;
+};
+
+bool stop_requested(const SweepOptions& o) { return o.stop && o.stop->requested(); }
+
 }  // namespace
+
+void SweepStop::request() {
+    std::lock_guard lock(mutex_);
+    requested_ = true;
+    if (session_) session_->request_stop(/*finish_up=*/true);
+}
+
+void SweepStop::attach(TrainingSession* session) {
+    std::lock_guard lock(mutex_);
+    session_ = session;
+    if (session_ && requested_) session_->request_stop(/*finish_up=*/true);
+}
 
 std::string default_objective(const Project& p) { return p.dataset.validation == "none" ? "loss" : "val_loss"; }
 
@@ -169,9 +200,13 @@ SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, 
     }
     SweepInfo sweep = std::move(*opened);
     out.on_sweep(sweep, continued);
+    std::vector<std::int64_t> stopped_before;  // trials a stop left owed before this call
+    for (const SweepTrial& t : sweep.trials)
+        if (t.status == "stopped") stopped_before.push_back(t.index);
 
     for (SweepTrial& t : sweep.trials) {
         if (done(t) || t.index % ranks != rank) continue;
+        if (stop_requested(o)) break;  // the trial in hand was stopped: start no other
         SessionOptions so = o.session;
         so.lock_store = !comm;
         // Trials count from 1 in run names, as the CLI lists them.
@@ -202,10 +237,15 @@ SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, 
         try {
             TrainingSession session(with_trial_settings(p, nlohmann::ordered_json::parse(t.settings)), std::move(so), &events);
             watch.attach(&session);
+            const Attached attached(o.stop, session);
             const SessionResult r = session.run();
             message = r.fit.message;
-            t.status = r.fit.status == RunStatus::Failed ? "failed" : watch.pruned() ? "pruned" : "finished";
+            t.status = r.fit.status == RunStatus::Failed ? "failed"
+                       : watch.pruned()                   ? "pruned"
+                       : r.fit.status == RunStatus::Stopped ? "stopped"
+                                                            : "finished";
             if (watch.pruned()) message = "stopped early: the median rule ranks it below the earlier trials";
+            else if (t.status == "stopped") message += "; the sweep's --resume " + o.name + " continues it";
         } catch (const Error& e) {
             t.status = "failed";
             message = e.what();
@@ -221,10 +261,20 @@ SweepInfo run_sweep(const Project& p, const std::vector<TrialSettings>& trials, 
     }
     // The other ranks' trials take as long as they take (no exchange timeout fits them): rank 0
     // watches the store until every trial is done. A rank that dies ends the job through mpirun.
+    // A stop (mpirun forwards the signal to every rank) leaves trials owed: rank 0 then waits
+    // until none is running, once it was asked to stop itself or sees a trial that another
+    // rank's stop ended in this call (a rank that stopped starts no other trial).
     while (rank == 0 && ranks > 1) {
         const SweepInfo now = *store->sweep(o.name);
-        if (std::all_of(now.trials.begin(), now.trials.end(), [](const SweepTrial& e) { return done(e) || e.status == "failed"; }))
+        const auto& ts = now.trials;
+        if (std::all_of(ts.begin(), ts.end(), [](const SweepTrial& e) { return done(e) || e.status == "failed"; }))
             break;
+        const bool running = std::any_of(ts.begin(), ts.end(), [](const SweepTrial& e) { return e.status == "running"; });
+        const bool stopped_here = std::any_of(ts.begin(), ts.end(), [&](const SweepTrial& e) {
+            return e.status == "stopped" &&
+                   std::find(stopped_before.begin(), stopped_before.end(), e.index) == stopped_before.end();
+        });
+        if (!running && (stop_requested(o) || stopped_here)) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     return *store->sweep(o.name);

@@ -15,10 +15,13 @@ class DataParallel;
 class Loss;
 class Metric;
 class PlanCache;
+struct BatchPart;
 struct PlanSlot;
 
-// Sends the batch to the plan for its size, built on first use, and returns that plan.
+// Sends the batch to the plan for its size (and part of the global batch), built on first use,
+// and returns that plan.
 PlanSlot& feed(PlanCache& plans, const BatchView& batch, bool training);
+PlanSlot& feed(PlanCache& plans, const BatchView& batch, bool training, const BatchPart& part);
 
 // Adds the plan's output, as last downloaded into its HostLoss, for `labels` to every metric.
 // No allocation.

@@ -20,9 +20,10 @@ std::vector<GradientBucket> make_buckets(const Model& model, std::size_t floats)
     return out;
 }
 
-DataParallel::DataParallel(Communicator& comm, Model& model, const std::vector<std::unique_ptr<Metric>>& metrics,
+DataParallel::DataParallel(Communicator& comm, DeviceModel& device, const std::vector<std::unique_ptr<Metric>>& metrics,
                            std::size_t bucket_floats)
-    : comm_(comm), model_(model), metrics_(metrics), buckets_(make_buckets(model, bucket_floats)) {
+    : comm_(comm), model_(device.model()), exchange_(device.gradient_exchange(comm)), metrics_(metrics),
+      buckets_(make_buckets(model_, bucket_floats)) {
     for (const auto& m : metrics) world_.push_back(make_metric(m->name()));
     pending_.resize(buckets_.size());
     started_.resize(buckets_.size());
@@ -92,7 +93,7 @@ void DataParallel::begin_step(const Plan& plan, std::int64_t rows, std::int64_t 
 }
 
 void DataParallel::skip_backward() {
-    std::fill(model_.grads().begin(), model_.grads().begin() + std::ptrdiff_t(model_.trainable_size()), 0.f);
+    exchange_->scale(model_.trainable_size(), 0.f);
     for (std::size_t b : order_) start(b);
 }
 
@@ -102,17 +103,13 @@ void DataParallel::on_step_done(std::size_t step) {
         const std::size_t b = table_->buckets[k];
         if (--pending_[b] == 0) start(b);
     }
-    comm_.progress();
+    exchange_->progress();
 }
 
 void DataParallel::start(std::size_t b) {
     if (started_[b]) return;
     started_[b] = 1;
-    float* g = model_.grads().data() + buckets_[b].begin;
-    const std::size_t n = buckets_[b].end - buckets_[b].begin;
-    if (scale_ != 1.f)
-        for (std::size_t i = 0; i < n; ++i) g[i] *= scale_;
-    comm_.start_sum(g, n);
+    exchange_->start_sum(buckets_[b].begin, buckets_[b].end, scale_);
 }
 
 DataParallel::Totals DataParallel::finish_step(double loss_sum, bool stop) {
@@ -122,15 +119,12 @@ DataParallel::Totals DataParallel::finish_step(double loss_sum, bool stop) {
     totals_[2] = stop ? 1 : 0;
     pack_metrics(3);
     comm_.sum(totals_.data(), totals_.size(), {"the loss and metrics exchange", step_ + 1});
-    comm_.wait_all({"the gradient exchange", step_ + 1});
+    exchange_->wait_all({"the gradient exchange", step_ + 1});
     unpack_metrics(3);
     Totals t{std::int64_t(totals_[0] + 0.5), totals_[1], totals_[2] > 0};
     // Files that failed to decode left fewer rows than the scale assumed.
-    if (t.rows > 0 && t.rows != global_rows_) {
-        const float fix = float(double(global_rows_) / double(t.rows));
-        float* g = model_.grads().data();
-        for (std::size_t i = 0, n = model_.trainable_size(); i < n; ++i) g[i] *= fix;
-    }
+    if (t.rows > 0 && t.rows != global_rows_)
+        exchange_->scale(model_.trainable_size(), float(double(global_rows_) / double(t.rows)));
     return t;
 }
 

@@ -15,9 +15,9 @@
 #include <memory>
 #include <vector>
 
-#include "layerforge/backend/plan.h"
+#include "layerforge/backend/backend.h"
+#include "layerforge/core/communicator.h"
 #include "layerforge/graph/model.h"
-#include "layerforge/train/communicator.h"
 #include "layerforge/train/metrics.h"
 
 namespace lf {
@@ -35,7 +35,9 @@ class DataParallel final : public BackwardListener {
 public:
     static constexpr std::size_t kBucketFloats = std::size_t(1) << 20;  // 4 MiB, DDP's first bucket size
 
-    DataParallel(Communicator& comm, Model& model, const std::vector<std::unique_ptr<Metric>>& metrics,
+    // The gradients are summed where `device` keeps them (DeviceModel::gradient_exchange);
+    // every rank constructs its DataParallel at once.
+    DataParallel(Communicator& comm, DeviceModel& device, const std::vector<std::unique_ptr<Metric>>& metrics,
                  std::size_t bucket_floats = kBucketFloats);
     Communicator& comm() const { return comm_; }
     const std::vector<GradientBucket>& buckets() const { return buckets_; }
@@ -85,6 +87,7 @@ private:
 
     Communicator& comm_;
     Model& model_;
+    std::unique_ptr<GradientExchange> exchange_;
     const std::vector<std::unique_ptr<Metric>>& metrics_;
     std::vector<std::unique_ptr<Metric>> world_;
     std::vector<GradientBucket> buckets_;

@@ -1,5 +1,6 @@
 // The training loop. Per step it takes one batch from the source, copies it into the plan, runs
-// forward, loss and backward, and updates the weights. Between steps it offers checkpoints (a
+// forward and the loss, then backward with the weights' update (one unit the device may
+// replay as a captured graph). Between steps it offers checkpoints (a
 // TrainState) to the sink, and a resumed fit starts from such a state: same permutations,
 // dropout masks, running means, rates and callbacks.
 #include "train/fit_loop.h"
@@ -43,10 +44,9 @@ FitLoop::FitLoop(Trainer& trainer, BatchSource& train, BatchSource* validation, 
         train_.set_shard({c.rank(), c.size()});  // the sizes above stay the global ones
         parallel_->broadcast_weights();          // every rank starts from rank 0's
     }
-    plan_bs_ = local_rows(bs_);
-    for (std::int64_t rows : {plan_bs_, local_rows(n_ % bs_)}) {  // the big allocations before the first step
-        if (rows == 0) continue;
-        PlanSlot& slot = t_.plans_->get(rows, true);
+    for (std::int64_t global : {bs_, n_ % bs_}) {  // the big allocations before the first step
+        if (local_rows(global) == 0) continue;
+        PlanSlot& slot = training_plan(global);
         if (parallel_) parallel_->attach(*slot.plan);
     }
     t_.plans_->device().push_weights();  // the host model's: initialised, restored or resumed
@@ -150,8 +150,8 @@ FitLoop::Flow FitLoop::step() {
             return Flow::Next;
         }
     } else {
-        plan = &feed_batch(batch);
-        loss = train_step(*plan, batch.labels);
+        plan = &feed_batch(batch, batch.count);
+        loss = plan->loss.forward_loss(*t_.loss_, batch.labels);
     }
     ev_.step = it + 1;
     ev_.learning_rate = lr;
@@ -159,7 +159,8 @@ FitLoop::Flow FitLoop::step() {
         return fail("the loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") + " at epoch " +
                     std::to_string(epoch_) + ", step " + std::to_string(it + 1) +
                     "; training stopped. Lower the learning rate or check the data.");
-    apply_update(lr);
+    if (plan) plan->plan->backward_and_update(t_.plans_->device(), *t_.optimizer_, lr);  // one unit on a GPU
+    else apply_update(lr);
     loss_sum_ += loss * double(rows);
     seen_ += rows;
     window_images_ += rows;
@@ -172,7 +173,7 @@ FitLoop::Flow FitLoop::step() {
     const bool log_point = step_ % t_.log_every_ == 0 || last;
     const bool ckpt = t_.checkpoint_sink_ && t_.checkpoint_policy_.every_steps > 0 &&
                       ev_.step % t_.checkpoint_policy_.every_steps == 0 && !last;
-    if (log_point || every_step_ || ckpt || t_.stop_) {
+    if (log_point || every_step_ || ckpt || stop_now()) {
         refresh_running_metrics();
         ev_.metrics = running_;  // reuses ev_'s storage: no allocation after the first epoch
     }
@@ -187,7 +188,7 @@ FitLoop::Flow FitLoop::step() {
         t_.wait_while_paused(ev_);
         window_start_ += Clock::now() - paused_at;  // throughput and ETA count training time only
     }
-    if (t_.stop_) {
+    if (stop_now()) {
         at_end_ = snapshot(epoch_, step_, epoch_rng_, loss_sum_, seen_);
         return finish(RunStatus::Stopped, "stopped by request at epoch " + std::to_string(epoch_) + ", step " +
                                      std::to_string(ev_.step), EventKind::Stopped);
@@ -255,7 +256,19 @@ FitLoop::Flow FitLoop::finish(RunStatus status, const std::string& message, Even
     return Flow::Ended;
 }
 
-PlanSlot& FitLoop::feed_batch(const BatchView& batch) { return feed(*t_.plans_, batch, true); }
+PlanSlot& FitLoop::feed_batch(const BatchView& batch, std::int64_t global_rows) {
+    return feed(*t_.plans_, batch, true, part_of(global_rows));
+}
+
+PlanSlot& FitLoop::training_plan(std::int64_t global_rows) {
+    return t_.plans_->get(local_rows(global_rows), true, part_of(global_rows));
+}
+
+BatchPart FitLoop::part_of(std::int64_t global_rows) const {
+    if (!parallel_) return {};
+    const Communicator& c = parallel_->comm();
+    return {.first_row = Shard{c.rank(), c.size()}.begin(global_rows), .global_rows = global_rows};
+}
 
 std::int64_t FitLoop::local_rows(std::int64_t global_rows) const {
     if (!parallel_) return global_rows;
@@ -267,16 +280,21 @@ double FitLoop::parallel_step(const BatchView& batch, std::int64_t it, std::int6
     const std::int64_t global_rows = std::min(bs_, n_ - step_ * bs_);  // before files that failed
     double loss_sum = 0;
     if (batch.count > 0) {
-        PlanSlot& plan = feed_batch(batch);
+        PlanSlot& plan = feed_batch(batch, global_rows);
         parallel_->begin_step(*plan.plan, batch.count, global_rows, it);
         loss_sum = train_step(plan, batch.labels) * double(batch.count);
         update_metrics(t_.metrics_, plan, batch.labels, batch.count);
     } else {
-        parallel_->begin_step(*t_.plans_->get(plan_bs_, true).plan, 0, global_rows, it);
+        parallel_->begin_step(*training_plan(bs_).plan, 0, global_rows, it);
         parallel_->skip_backward();
     }
     const DataParallel::Totals world = parallel_->finish_step(loss_sum, t_.stop_);
-    if (world.stop) t_.stop_ = true;  // a stop asked on one rank stops all at this step
+    // A stop asked on one rank stops all at this step. The decision is the sum's, never
+    // t_.stop_ read again later: a request that lands after the sum (a signal reaches the
+    // ranks at slightly different times) would stop this rank alone, the others waiting for
+    // it; it goes into the next step's sum instead.
+    world_stop_ = world.stop;
+    if (world.stop) t_.stop_ = true;
     rows = world.rows;
     return rows > 0 ? world.loss_sum / double(rows) : 0.0;
 }
@@ -305,10 +323,10 @@ void FitLoop::restore_best_weights() {
 
 // Dropout masks count the steps each plan ran: full batches, and one remainder per epoch.
 void FitLoop::seek_dropout(const TrainState& s) {
-    const std::int64_t full_per_epoch = n_ / bs_, done_epochs = s.epoch - 1, rest = local_rows(n_ % bs_);
-    t_.plans_->get(plan_bs_, true).plan->seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
-    if (rest)
-        t_.plans_->get(rest, true).plan->seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
+    const std::int64_t full_per_epoch = n_ / bs_, done_epochs = s.epoch - 1;
+    training_plan(bs_).plan->seek_rng(std::uint64_t(done_epochs * full_per_epoch + std::min(s.step_in_epoch, full_per_epoch)));
+    if (local_rows(n_ % bs_))
+        training_plan(n_ % bs_).plan->seek_rng(std::uint64_t(done_epochs + (s.step_in_epoch > full_per_epoch ? 1 : 0)));
 }
 
 TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, const std::string& rng, double loss_sum,
@@ -378,8 +396,13 @@ void FitLoop::report_window() {
     refresh_profile();
 }
 
-// Copy-assigned into the same steps each time: no allocation after the first.
-void FitLoop::refresh_profile() { ev_.profile = t_.plans_->get(plan_bs_, true).plan->profile(); }
+// Copy-assigned into the same storage each time: no allocation after the first (the execution
+// text changes only when a pass starts replaying or falls back).
+void FitLoop::refresh_profile() {
+    const Plan& plan = *training_plan(bs_).plan;
+    ev_.profile = plan.profile();
+    ev_.execution = plan.execution();
+}
 
 // The last step of an epoch is reported by its EpochEnd event, except to every-step observers.
 void FitLoop::notify_step(bool log_point, bool last) {

@@ -13,6 +13,7 @@
 
 namespace lf {
 
+struct BatchPart;
 struct PlanSlot;
 class DataParallel;
 class Metric;
@@ -39,7 +40,10 @@ private:
     Flow fail_alone(const std::string& message);
 
     // The plan and the device's weights, one function per interaction.
-    PlanSlot& feed_batch(const BatchView& batch);
+    PlanSlot& feed_batch(const BatchView& batch, std::int64_t global_rows);
+    // The training plan for this rank's rows of a global batch of `global_rows`.
+    PlanSlot& training_plan(std::int64_t global_rows);
+    BatchPart part_of(std::int64_t global_rows) const;
     double train_step(PlanSlot& plan, const std::int32_t* labels);
     // This rank's part of a data-parallel step: returns the world's mean loss and sets `rows`
     // to the world's rows (0: every file of the batch failed, on every rank).
@@ -61,6 +65,9 @@ private:
     void report_window();                                      // throughput and ETA at a log point
     void refresh_profile();                                    // the training plan's, into ev_
     void notify_step(bool log_point, bool last);
+    // Whether this step ends the run on a request: this process's, or in a data-parallel run
+    // the world's, as the step's sum decided it (every rank the same).
+    bool stop_now() const { return parallel_ ? world_stop_ : bool(t_.stop_); }
 
     Trainer& t_;
     BatchSource& train_;
@@ -71,7 +78,6 @@ private:
 
     // Fixed for the run.
     const std::int64_t n_, bs_, steps_per_epoch_, epochs_;  // the global batch and its steps
-    std::int64_t plan_bs_ = 0;                                // this rank's rows of a full batch
     std::int64_t first_epoch_ = 1, first_step_ = 0;  // where this fit starts (a resume: mid-run)
     std::int64_t done_before_ = 0;                   // steps done before this fit
     bool every_step_ = false;                        // an observer wants every step
@@ -84,6 +90,7 @@ private:
     std::vector<float> best_weights_;
     double lr_scale_ = 1.0, loss_sum_ = 0;
     std::int64_t seen_ = 0;
+    bool world_stop_ = false;        // a data-parallel step's stop decision, from its sum
     std::int64_t offered_at_ = -1;   // the optimizer step last offered as a checkpoint
     TrainState at_end_;              // what an end-of-run checkpoint saves; kept current between steps
     std::string epoch_rng_;          // shuffle state before this epoch's shuffle: what a mid-epoch checkpoint resumes

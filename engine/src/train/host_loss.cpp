@@ -20,13 +20,18 @@ LossBatch HostLoss::batch(const std::int32_t* labels) const {
 
 double HostLoss::value(const Loss& loss, const std::int32_t* labels) const { return loss.compute(batch(labels), nullptr); }
 
-double HostLoss::train_step(const Loss& loss, const std::int32_t* labels) {
+double HostLoss::forward_loss(const Loss& loss, const std::int32_t* labels) {
     plan_.forward();
     read();
     const LossBatch b = batch(labels);
     const bool fused = b.logits && loss.fuses_softmax(b);
     const double value = loss.compute(b, grad_.data());
     plan_.set_output_grad(grad_.data(), fused ? OutputGrad::Logits : OutputGrad::Output);
+    return value;
+}
+
+double HostLoss::train_step(const Loss& loss, const std::int32_t* labels) {
+    const double value = forward_loss(loss, labels);
     plan_.backward();
     return value;
 }

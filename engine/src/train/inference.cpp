@@ -13,8 +13,10 @@
 
 namespace lf {
 
-PlanSlot& feed(PlanCache& plans, const BatchView& batch, bool training) {
-    PlanSlot& slot = plans.get(batch.count, training);
+PlanSlot& feed(PlanCache& plans, const BatchView& batch, bool training) { return feed(plans, batch, training, {}); }
+
+PlanSlot& feed(PlanCache& plans, const BatchView& batch, bool training, const BatchPart& part) {
+    PlanSlot& slot = plans.get(batch.count, training, part);
     slot.plan->set_input(batch.images);
     return slot;
 }

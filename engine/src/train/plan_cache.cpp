@@ -35,10 +35,10 @@ MemoryBreakdown PlanCache::need(const PlanOptions& o) const {
 
 // Plans are the run's big allocations: the configured limit is checked against the estimate
 // before one is built (the device's memory was checked before the model was, require_training_fits), and an allocation that fails anyway becomes a clear error.
-PlanSlot& PlanCache::get(std::int64_t batch, bool training) {
-    auto& slot = plans_[{batch, training}];
+PlanSlot& PlanCache::get(std::int64_t batch, bool training, BatchPart part) {
+    auto& slot = plans_[{batch, training, part}];
     if (slot) return *slot;
-    const PlanOptions o{.device = device_->device(), .batch = batch,
+    const PlanOptions o{.device = device_->device(), .batch = batch, .first_row = part.first_row,
                         .mode = training ? PlanMode::Train : PlanMode::Infer, .seed = seed_,
                         .precision = precision_};
     const std::string what = training ? "training" : "evaluation";

@@ -8,7 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <utility>
+#include <tuple>
 
 #include "layerforge/backend/backend.h"
 #include "layerforge/project/project.h"
@@ -17,6 +17,16 @@
 namespace lf {
 
 class Optimizer;
+
+// Where a plan's rows lie in the global batch of a data-parallel step: dropout draws the masks
+// of those rows (PlanOptions::first_row), and a rank's plans for the full batches and for the
+// remainder stay apart even when they hold as many rows (their masks count steps apart).
+// {} for a single process.
+struct BatchPart {
+    std::int64_t first_row = 0;
+    std::int64_t global_rows = 0;
+    auto operator<=>(const BatchPart&) const = default;
+};
 
 struct PlanSlot {
     explicit PlanSlot(std::unique_ptr<Plan> p) : plan(std::move(p)), loss(*plan) {}
@@ -35,7 +45,7 @@ public:
 
     // Builds the plan on first use; throws lf::Error (Runtime) when it would exceed the memory
     // limit or runs out of memory.
-    PlanSlot& get(std::int64_t batch, bool training);
+    PlanSlot& get(std::int64_t batch, bool training, BatchPart part = {});
     DeviceModel& device() { return *device_; }
 
 private:
@@ -47,7 +57,7 @@ private:
     std::int64_t memory_limit_mb_;
     Precision precision_;
     Optimizer* optimizer_;
-    std::map<std::pair<std::int64_t, bool>, std::unique_ptr<PlanSlot>> plans_;
+    std::map<std::tuple<std::int64_t, bool, BatchPart>, std::unique_ptr<PlanSlot>> plans_;
 };
 
 }  // namespace lf

@@ -46,14 +46,11 @@ Trainer::~Trainer() = default;
 void Trainer::set_communicator(Communicator* comm) {
     parallel_.reset();
     if (!comm) return;
-    if (plans_->device().device() != "cpu")
-        throw input_error("data-parallel training runs on the CPU only in this version (device " +
-                          plans_->device().device() + " asked): NCCL for GPUs is not written yet");
     if (config_.batch_size < comm->size())
         throw input_error("training.batch_size: the global batch of " + std::to_string(config_.batch_size) +
                           " is smaller than the " + std::to_string(comm->size()) +
                           " processes that share it; use a batch of at least one sample per process");
-    parallel_ = std::make_unique<DataParallel>(*comm, model_, metrics_);
+    parallel_ = std::make_unique<DataParallel>(*comm, plans_->device(), metrics_);
 }
 
 void Trainer::make_callbacks() {

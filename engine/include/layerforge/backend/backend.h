@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "layerforge/backend/device.h"
+#include "layerforge/backend/gradient_exchange.h"
 #include "layerforge/backend/plan.h"
 #include "layerforge/backend/weight_update.h"
 #include "layerforge/graph/model.h"
@@ -40,6 +41,10 @@ public:
     virtual void pull_grads() = 0;
     // One optimizer step over the trainable weights with the gradients of the last backward().
     virtual void update(WeightUpdate& rule, double lr) = 0;
+    // The gradients' sums over `world`'s ranks for a data-parallel run; every rank calls it at
+    // once (a GPU's exchange sets up its NCCL clique through `world`). The default sums
+    // model().grads() through `world`: right for a device whose gradients are that array.
+    virtual std::unique_ptr<GradientExchange> gradient_exchange(Communicator& world);
 
 protected:
     DeviceModel(Model& model, std::string device) : model_(model), device_(std::move(device)) {}

@@ -15,11 +15,17 @@
 
 namespace lf {
 
+class DeviceModel;
+class WeightUpdate;
+
 enum class PlanMode { Train, Infer };
 
 struct PlanOptions {
     std::string device = "cpu";  // a device id of list_devices(): "cpu", "cuda:0", ...
     std::int64_t batch = 1;
+    // A data-parallel rank's rows begin at this row of the global batch: dropout draws the masks
+    // that one process training the whole batch would draw for them. 0 for a single process.
+    std::int64_t first_row = 0;
     PlanMode mode = PlanMode::Train;
     std::uint64_t seed = 0;    // dropout masks
     bool input_grads = false;  // also compute d(loss)/d(input) (gradient checks, saliency)
@@ -31,6 +37,10 @@ struct PlanOptions {
     // CPU: the OpenMP threads its kernels run on. 0: chosen from the work per step, one thread
     // for plans too small to share (waking the pool costs more than it saves), all otherwise.
     int threads = 0;
+    // CUDA: each pass is captured once as a CUDA graph and replayed (Note [Replaying a plan's
+    // passes as CUDA graphs]); off runs every pass eagerly, for debugging and comparisons (as
+    // does the environment's LF_CUDA_GRAPHS=0). Other devices ignore it.
+    bool cuda_graphs = true;
 };
 
 // One step of a plan (a layer, or an Input or view that runs nothing) and what it cost since the
@@ -93,6 +103,10 @@ public:
     virtual void backward() = 0;
     // Null: none (the default). Every step is reported, those without weights too.
     void set_backward_listener(BackwardListener* listener) { backward_listener_ = listener; }
+    // backward(), then `device`'s optimizer step over the gradients it made (what
+    // device.update(rule, lr) does), as one unit that a device may queue together: the CUDA plan
+    // replays both as one captured graph. `device` is the model this plan was made from.
+    virtual void backward_and_update(DeviceModel& device, WeightUpdate& rule, double lr);
     // d(loss)/d(input i) after backward(), with PlanOptions::input_grads.
     virtual void read_input_grad(float* host, std::size_t i = 0) const = 0;
 
@@ -106,6 +120,10 @@ public:
     // The host threads its kernels run on (PlanOptions::threads as chosen); 0 where the device
     // runs them itself.
     virtual int threads() const { return 0; }
+
+    // How the passes are launched, for the plan's description; "" where there is nothing to say
+    // (the CPU). CUDA: "forward: replayed as a CUDA graph; backward and update: eager (why)".
+    virtual const std::string& execution() const;
 
     // This plan's activations, gradients of activations and kernel workspaces, in bytes.
     virtual MemoryBreakdown memory() const = 0;
@@ -121,6 +139,7 @@ protected:
     void step_done(std::size_t step) {
         if (backward_listener_) backward_listener_->on_step_done(step);
     }
+    bool has_backward_listener() const { return backward_listener_ != nullptr; }
 
 private:
     PlanOptions options_;

@@ -27,6 +27,7 @@ namespace lf {
 
 struct ScheduleOptions {
     std::int64_t batch = 1;
+    std::int64_t first_row = 0;  // PlanOptions::first_row
     bool training = true;
     std::uint64_t seed = 0;    // base of the steps' random streams (dropout masks)
     bool input_grads = false;  // also compute d(loss)/d(input)

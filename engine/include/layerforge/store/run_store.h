@@ -106,7 +106,9 @@ struct SweepTrial {
     std::int64_t index = 0;    // 0-based, in the order the sweep expanded them
     std::string settings;      // JSON object: {"learning_rate": 0.001, "batch_size": 32}
     std::int64_t run = 0;      // 0 before it starts (or after its run was deleted)
-    std::string status = "pending";  // pending, running, finished, pruned (stopped early), failed
+    // pending, running, finished, pruned (stopped early by the median rule), stopped (by a stop
+    // request: owed, resumed from its checkpoint by the sweep's --resume), failed
+    std::string status = "pending";
     double objective = 0;      // its best objective value; NaN when it has none
     std::string curve = "[]";  // JSON array: the objective after each epoch
 };

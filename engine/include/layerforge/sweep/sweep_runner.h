@@ -2,6 +2,8 @@
 // Runs a sweep's trials one after another (or on the ranks of an MPI job), each a normal training run of the project tagged
 // "sweep:NAME", recording the sweep and every trial's result in the run store as it goes, so a
 // sweep interrupted by a crash continues with the trials it still owes.
+#include <atomic>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +12,24 @@
 #include "layerforge/sweep/sweep.h"
 
 namespace lf {
+
+// Stops a sweep from another thread (the CLI's stop signals): the trial that is training stops
+// after its step and finishes up as a Stop does (its checkpoint, test metrics and weights), it is
+// recorded "stopped", and no further trial starts on this process; `sweep --resume NAME`
+// continues the stopped trial from its checkpoint and trains the rest.
+class SweepStop {
+public:
+    void request();
+    bool requested() const { return requested_; }
+    // run_sweep's: the trial's session while it trains (nullptr: none). A request made before
+    // reaches the session as soon as it is attached.
+    void attach(TrainingSession* session);
+
+private:
+    std::mutex mutex_;
+    TrainingSession* session_ = nullptr;
+    std::atomic<bool> requested_{false};
+};
 
 struct SweepOptions {
     std::string name;         // letters, digits, '.', '_' and '-'
@@ -22,6 +42,7 @@ struct SweepOptions {
     // i mod N, each a single-process run, all recording into the one store. Rank 0 creates the
     // sweep; run_sweep returns on rank 0 once every rank's trials are done.
     Communicator* communicator = nullptr;
+    SweepStop* stop = nullptr;  // null: the sweep runs until its trials are done
 };
 
 // What happens around the trials, besides each trial's own session events.

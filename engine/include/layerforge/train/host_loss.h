@@ -20,7 +20,10 @@ public:
 
     // Mean loss of the downloaded output, without gradients (evaluation).
     double value(const Loss& loss, const std::int32_t* labels) const;
-    // forward, download, loss and its gradient, upload, backward: returns the mean loss.
+    // forward, download, loss and its gradient, upload: returns the mean loss. The plan's
+    // backward (and the update) may follow.
+    double forward_loss(const Loss& loss, const std::int32_t* labels);
+    // forward_loss, then backward: returns the mean loss.
     double train_step(const Loss& loss, const std::int32_t* labels);
 
 private:

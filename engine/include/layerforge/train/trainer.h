@@ -48,6 +48,9 @@ struct TrainEvent {
     // The full-batch training plan's per-layer times and memory so far (Plan::profile), refreshed
     // at log points, epoch ends and the run's end; empty before the first log point.
     PlanProfile profile;
+    // How that plan's passes ran last (Plan::execution): on a GPU whether they were replayed as
+    // CUDA graphs or eager and why; "" on the CPU. Refreshed with the profile.
+    std::string execution;
     // A data-parallel run: each rank's images per second at this log point, by rank (empty
     // otherwise); images_per_second is then the whole job's.
     std::vector<double> rank_images_per_second;

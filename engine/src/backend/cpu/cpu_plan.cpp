@@ -43,8 +43,8 @@ int choose_threads(const Model& model, const PlanOptions& o) {
 }
 
 ScheduleOptions schedule_options(const PlanOptions& o) {
-    return {.batch = o.batch, .training = o.mode == PlanMode::Train, .seed = o.seed, .input_grads = o.input_grads,
-            .fuse = o.fuse, .precision = o.precision};
+    return {.batch = o.batch, .first_row = o.first_row, .training = o.mode == PlanMode::Train, .seed = o.seed,
+            .input_grads = o.input_grads, .fuse = o.fuse, .precision = o.precision};
 }
 
 }  // namespace
@@ -94,7 +94,7 @@ struct CpuPlan::Impl {
         if (!s.runs) return st;
         const bool training = schedule.options.training && !(s.frozen && s.grad == kNoBuffer);
         OpSetup setup{.ctx = ctx, .node = *s.info, .batch = schedule.options.batch, .training = training,
-                      .frozen = s.frozen, .seed = s.seed, .fuse_relu = s.rewrites.fuse_relu, .relu_moved_out = s.rewrites.relu_moved_out,
+                      .frozen = s.frozen, .seed = s.seed, .first_row = schedule.options.first_row, .fuse_relu = s.rewrites.fuse_relu, .relu_moved_out = s.rewrites.relu_moved_out,
                       .relu_after = s.rewrites.relu_after, .dry_run = count_only};
         BufferTypes types{.out = type(s.out), .out_grad = type(s.grad)};
         for (int id : s.in) setup.in.push_back(buffer(id)), types.in.push_back(type(id));

@@ -1,25 +1,20 @@
-// Dropout with a counter-based generator: the mask depends only on (seed, step, index), so a
-// seeded run is reproducible whatever the thread count. oneDNN 2.6 has no dropout primitive.
+// Dropout with the counter-based masks of backend/dropout_mask.h. oneDNN 2.6 has no dropout
+// primitive.
 #include <cstring>
 
 #include "backend/cpu/ops.h"
+#include "backend/dropout_mask.h"
 
 namespace lf {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 class DropoutOp : public CpuOp {
 public:
     explicit DropoutOp(const OpSetup& s)
         : training_(s.training), seed_(s.seed), rate_(param_float(s.node.params, "rate")),
-          count_(std::size_t(s.batch * s.node.inputs[0].elements())), in_(s.in[0]), out_(s.out),
+          count_(std::size_t(s.batch * s.node.inputs[0].elements())),
+          first_(std::uint64_t(s.first_row * s.node.inputs[0].elements())), in_(s.in[0]), out_(s.out),
           out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]) {
         if (training_) mask_.resize(count_);
     }
@@ -31,11 +26,10 @@ public:
             std::memcpy(out_, in_, count_ * sizeof(float));
             return;
         }
-        const std::uint64_t threshold = std::uint64_t(rate_ * double(1ULL << 32));
-        const float scale = float(1.0 / (1.0 - rate_));
-        const std::uint64_t base = mix(seed_ ^ mix(step_++));
+        const std::uint64_t threshold = dropout::threshold(rate_), base = dropout::step_base(seed_, step_++);
+        const float scale = dropout::keep_scale(rate_);
         for (std::size_t i = 0; i < count_; ++i) {
-            mask_[i] = (mix(base + i) >> 32) >= threshold ? scale : 0.f;
+            mask_[i] = dropout::mask(base, first_ + i, threshold, scale);
             out_[i] = in_[i] * mask_[i];
         }
     }
@@ -58,6 +52,7 @@ private:
     std::uint64_t seed_, step_ = 0;
     double rate_;
     std::size_t count_;
+    std::uint64_t first_;  // the global index of element 0 (data-parallel ranks)
     const float* in_;
     float* out_;
     const float* out_grad_;

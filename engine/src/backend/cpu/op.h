@@ -32,6 +32,7 @@ struct OpSetup {
     // and keeps its moving statistics.
     bool frozen = false;
     std::uint64_t seed = 0;
+    std::int64_t first_row = 0;     // ScheduleOptions::first_row
     std::vector<const float*> in;   // one per input port
     std::vector<float*> in_grad;    // null where the producer needs no gradient
     float* out = nullptr;

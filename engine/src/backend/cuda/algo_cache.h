@@ -19,7 +19,7 @@ enum class ConvPass : std::uint8_t { Forward, BackwardData, BackwardFilter };
 
 struct ConvAlgoKey {
     ConvPass pass = ConvPass::Forward;
-    std::int64_t n = 0, c = 0, h = 0, w = 0;  // input, NHWC as the engine stores it
+    std::int64_t n = 0, c = 0, h = 0, w = 0;  // cuDNN's input (a Conv2DTranspose's output), NHWC
     std::int64_t k = 0, r = 0, s = 0;         // filters and window
     // TensorFlow's 'same' padding may put one more row or column at the bottom or right, which
     // cuDNN cannot pad: the plan pads such an input itself, and the key keeps both sides.
@@ -37,8 +37,9 @@ struct ConvAlgoKey {
 // bottom, left, right): for logs and the profile page, one key per line.
 std::string to_string(const ConvAlgoKey& key);
 
-// The key of a Conv2D (or DepthwiseConv2D: groups = channels) over an input of `batch` x
-// in_shape (H, W, C), from the window the layer computed (layers/window.h).
+// The key of cuDNN's convolution (a DepthwiseConv2D's: groups = channels; a Conv2DTranspose's:
+// the one it runs backwards) over an input of `batch` x in_shape (H, W, C), from its window
+// (layers/window.h).
 struct Window2D;
 struct Shape;
 ConvAlgoKey conv_algo_key(ConvPass pass, std::int64_t batch, const Shape& in_shape, std::int64_t filters,

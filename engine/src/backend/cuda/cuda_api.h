@@ -23,7 +23,7 @@ extern "C" {
 
 // Raised whenever the table or the meaning of an entry changes; the engine refuses a module
 // built for another version (module_loader.cpp).
-#define LF_CUDA_ABI_VERSION 2u
+#define LF_CUDA_ABI_VERSION 5u
 #define LF_CUDA_ENTRY_POINT "lf_cuda_module_api"
 
 // What failed, as the module saw it: the CUDA (or cuBLAS/cuDNN) status and its text.
@@ -42,6 +42,17 @@ typedef struct lf_cuda_device_props {
 
 // A device's stream with its cuBLAS and cuDNN handles; every kernel is queued on it.
 typedef struct lf_cuda_context lf_cuda_context;
+
+// One rank's member of an NCCL clique over the ranks of a data-parallel job, on a context's
+// device, with its own stream so the sums overlap the backward kernels. NCCL is opened with
+// dlopen when the first one is made: the module loads (and trains on one GPU) without it.
+typedef struct lf_cuda_collective lf_cuda_collective;
+#define LF_CUDA_COLLECTIVE_ID_BYTES 128  // NCCL_UNIQUE_ID_BYTES
+
+// An event on a context's device: one stream's point another stream (or the host) waits for.
+typedef struct lf_cuda_event lf_cuda_event;
+// The calls queued on a context's stream while it was captured, instantiated for replay.
+typedef struct lf_cuda_graph lf_cuda_graph;
 
 // Element-wise activations the kernels know (the numbers are part of the ABI). The first three
 // are differentiated from their output, the others from their input, each with oneDNN's
@@ -179,7 +190,8 @@ typedef struct lf_cuda_api {
 
     lf_cuda_conv* (*conv_create)(lf_cuda_context* ctx, const lf_cuda_conv_shape* shape, lf_cuda_error* err);
     void (*conv_destroy)(lf_cuda_conv* conv);
-    // cuDNN's heuristics' best algorithm for the pass needing at most max_workspace bytes.
+    // cuDNN's heuristics' best algorithm for the pass needing at most max_workspace bytes; ABI 5:
+    // the best deterministic one, unless none fits.
     int (*conv_choose)(lf_cuda_context* ctx, lf_cuda_conv* conv, int pass, size_t max_workspace, int* algo,
                        size_t* workspace, lf_cuda_error* err);
     // y = conv(x, w); dx = conv_bwd_data(w, dy); dw = conv_bwd_filter(x, dy) (overwritten).
@@ -211,13 +223,67 @@ typedef struct lf_cuda_api {
                        const float* gamma, float eps, float* dgamma, float* dbeta, float* dx, int64_t rows, int64_t c,
                        float* partials, lf_cuda_error* err);
 
-    // Dropout's counter-based mask (Note in backend/cpu/dropout_op.cpp): mask[i] = scale when
-    // splitmix64(splitmix64(seed ^ splitmix64(step)) + i) >> 32 >= threshold, else 0; y = x mask.
+    // Dropout's counter-based mask (backend/dropout_mask.h): mask[i] = dropout::mask(base, first + i,
+    // threshold, scale) with base = dropout::step_base(seed, *step); y = x mask. The step is read
+    // from device memory when the kernel runs (a replayed graph's masks follow the counter;
+    // count_step advances it).
     int (*dropout_forward)(lf_cuda_context* ctx, const float* x, float* y, float* mask, size_t n, uint64_t seed,
-                           uint64_t step, uint64_t threshold, float scale, lf_cuda_error* err);
+                           const uint64_t* step, uint64_t first, uint64_t threshold, float scale, lf_cuda_error* err);
 
-    // One optimizer step over w[0, n) from g.
-    int (*update)(lf_cuda_context* ctx, const lf_cuda_update* u, float* w, const float* g, size_t n, lf_cuda_error* err);
+    // One optimizer step over w[0, n) from g. ABI 5: `u` is the step as the host knows it (its
+    // rule picks the kernel and is checked); the kernel reads the constants and state arrays
+    // from `device_u`, the same struct copied to device memory before the step, so a replayed
+    // graph uses each step's learning rate and Adam's bias correction.
+    int (*update)(lf_cuda_context* ctx, const lf_cuda_update* u, const lf_cuda_update* device_u, float* w,
+                  const float* g, size_t n, lf_cuda_error* err);
+
+    // ABI 3: data-parallel training on GPUs.
+    // x[i] *= factor on the context's stream.
+    int (*scale)(lf_cuda_context* ctx, float* x, float factor, size_t n, lf_cuda_error* err);
+    // A new clique's id, made on rank 0 and sent to the others by the host transport; *nccl_version
+    // gets NCCL's version code (22809). Fails, naming the library, where NCCL is not installed.
+    int (*collective_id)(unsigned char id[LF_CUDA_COLLECTIVE_ID_BYTES], int* nccl_version, lf_cuda_error* err);
+    // Joins the clique as `rank` of `size` on ctx's device; every rank calls it with the same id,
+    // and it returns once all have. Null on failure.
+    lf_cuda_collective* (*collective_create)(lf_cuda_context* ctx, const unsigned char id[LF_CUDA_COLLECTIVE_ID_BYTES],
+                                             int rank, int size, lf_cuda_error* err);
+    // Ends the membership; with `abort` nonzero it also cancels sums in flight (a rank giving up).
+    void (*collective_destroy)(lf_cuda_collective* c, int abort);
+    // data[0, n) *= scale, then its in-place sum over the clique: queued on the collective's
+    // stream after everything queued on the context's stream so far.
+    int (*collective_sum)(lf_cuda_collective* c, float* data, size_t n, float scale, lf_cuda_error* err);
+    // The context's stream waits for every sum queued so far (the update reads them).
+    int (*collective_join)(lf_cuda_collective* c, lf_cuda_error* err);
+    // *done = 1 when the sums queued before the last join have completed, 0 while they run;
+    // an asynchronous NCCL error (a peer lost) fails with NCCL's text.
+    int (*collective_done)(lf_cuda_collective* c, int* done, lf_cuda_error* err);
+
+    // ABI 5: inputs through pinned memory on a copy stream, and CUDA graphs of a plan's passes.
+    // Page-locked host memory (cudaHostAlloc, portable): copies from it run asynchronously.
+    int (*host_alloc)(size_t bytes, void** ptr, lf_cuda_error* err);
+    int (*host_free)(void* ptr, lf_cuda_error* err);
+    // An event without timing on ctx's device; null on failure.
+    lf_cuda_event* (*event_create)(lf_cuda_context* ctx, lf_cuda_error* err);
+    void (*event_destroy)(lf_cuda_event* ev);
+    // The host waits for the work before the event's last record (at once when never recorded).
+    int (*event_wait_host)(lf_cuda_event* ev, lf_cuda_error* err);
+    // Records ev on the context's stream; stream_wait: the context's stream waits for ev's last record.
+    int (*event_record)(lf_cuda_context* ctx, lf_cuda_event* ev, lf_cuda_error* err);
+    int (*stream_wait)(lf_cuda_context* ctx, lf_cuda_event* ev, lf_cuda_error* err);
+    // Host (pinned) to device on the context's copy stream, which first waits for `after` (null:
+    // nothing) and then records `done`: the copy overlaps the kernels on the context's stream.
+    int (*upload)(lf_cuda_context* ctx, void* dst, const void* pinned_src, size_t bytes, lf_cuda_event* after,
+                  lf_cuda_event* done, lf_cuda_error* err);
+    // Capture of the context's stream (cudaStreamCaptureModeThreadLocal): the calls queued
+    // between begin and end are recorded, not run. capture_end instantiates them (null on failure,
+    // with the reason; the stream has left capture either way); graph_launch runs them once more
+    // on the context's stream, reading the device memory the calls named as it is then.
+    int (*capture_begin)(lf_cuda_context* ctx, lf_cuda_error* err);
+    lf_cuda_graph* (*capture_end)(lf_cuda_context* ctx, lf_cuda_error* err);
+    int (*graph_launch)(lf_cuda_context* ctx, lf_cuda_graph* graph, lf_cuda_error* err);
+    void (*graph_destroy)(lf_cuda_graph* graph);
+    // *counter += 1 on the context's stream (the plan's step counter that dropout reads).
+    int (*count_step)(lf_cuda_context* ctx, uint64_t* counter, lf_cuda_error* err);
 } lf_cuda_api;
 
 // The one exported symbol. Returns the module's table whatever `engine_abi` is; the engine

@@ -1,12 +1,17 @@
-// Conv2D and DepthwiseConv2D on cuDNN over NHWC. Keras stores the kernel as (kh, kw, in, out)
-// (depthwise: (kh, kw, in, multiplier), output channel c * multiplier + j), which is the
-// transpose of cuDNN's KRSC filter layout: each forward transposes the live kernel into the
-// op's workspace, and the filter gradient is transposed back into the model's gradients.
-// TensorFlow's 'same' padding may need one more row or column at the bottom or right than at
-// the top or left, which cuDNN cannot express: such an input is padded into the workspace
-// first and convolved without padding. Algorithms come from cuDNN's heuristics within the
-// plan's scratch budget, cached per shape for the process (Note [cuDNN algorithm cache]).
+// Conv2D, DepthwiseConv2D and Conv2DTranspose on cuDNN over NHWC. Keras stores the kernel as
+// (kh, kw, in, out) (depthwise: (kh, kw, in, multiplier), output channel c * multiplier + j;
+// transposed: (kh, kw, out, in)), which is the transpose of cuDNN's KRSC filter layout: each
+// forward transposes the live kernel into the op's workspace, and the filter gradient is
+// transposed back into the model's gradients. A Conv2DTranspose runs its convolution
+// backwards (Note [Conv2DTranspose on cuDNN]): its forward is cuDNN's backward-data, its data
+// gradient cuDNN's forward. TensorFlow's 'same' padding may need one more row or column at the
+// bottom or right than at the top or left, which cuDNN cannot express: such a convolution
+// input is padded into the workspace first and convolved without padding (for a transposed
+// layer: its output is written padded and cropped, its gradient padded). Algorithms come
+// from cuDNN's heuristics within the plan's scratch budget, cached per shape for the process
+// (Note [cuDNN algorithm cache]).
 #include <algorithm>
+#include <array>
 
 #include "backend/cuda/algo_cache.h"
 #include "backend/cuda/cuda_activation.h"
@@ -22,15 +27,19 @@ namespace {
 CudaActivation activation_of(const NodeInfo& n) { return *cuda_activation(param_str(n.params, "activation")); }
 
 // The op's workspace, in floats from its start. Sized as if the input needed a gradient
-// whenever the plan trains, so that cuda_op_needs() can answer from the node alone.
+// whenever the plan trains, so that cuda_op_needs() can answer from the node alone. A padded
+// convolution input keeps its copy and, for the data gradient, the padded gradient; a
+// transposed layer's padded output is written in forward and its padded gradient in
+// backward, one buffer for both.
 struct ConvWorkspace {
     std::size_t kernel = 0, kernel_grad = 0, padded = 0, padded_grad = 0, activation = 0, floats = 0;
     ConvWorkspace(const CudaConvGeometry& g, const NodeInfo& n, std::int64_t batch, bool training, bool input_grad) {
         const std::size_t k = g.kernel_floats();
+        const bool second_padded = !g.transposed && training && input_grad;
         kernel_grad = k;
         padded = kernel_grad + (training ? k : 0);
-        padded_grad = padded + (g.padded_input ? g.padded_floats(batch) : 0);
-        activation = padded_grad + (g.padded_input && training && input_grad ? g.padded_floats(batch) : 0);
+        padded_grad = padded + (g.padded_x ? g.padded_floats(batch) : 0);
+        activation = padded_grad + (g.padded_x && second_padded ? g.padded_floats(batch) : 0);
         floats = activation + CudaPostActivation::workspace_floats(activation_of(n), g.output_floats(batch), training);
     }
 };
@@ -39,7 +48,7 @@ class ConvOp final : public CudaOp {
 public:
     explicit ConvOp(const CudaOpSetup& s)
         : ctx_(s.ctx), g_(s.node), batch_(s.batch), ws_(g_, s.node, s.batch, s.training, s.training),
-          act_(s.ctx, activation_of(s.node), s.batch * g_.out_h * g_.out_w, g_.filters, s.out, s.out_grad,
+          act_(s.ctx, activation_of(s.node), s.batch * g_.output_pixels(), g_.output_channels(), s.out, s.out_grad,
                s.workspace + ws_.activation, s.training),
           bias_(param_bool(s.node.params, "use_bias")), train_weights_(s.training && !s.frozen), in_(s.in[0]),
           in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), w_(s.w), w_grad_(s.w_grad),
@@ -47,61 +56,75 @@ public:
         float* ws = s.workspace;
         kernel_ = ws + ws_.kernel;
         kernel_grad_ = ws + ws_.kernel_grad;
-        padded_ = g_.padded_input ? ws + ws_.padded : nullptr;
-        padded_grad_ = g_.padded_input ? ws + ws_.padded_grad : nullptr;
+        padded_ = g_.padded_x ? ws + ws_.padded : nullptr;
+        padded_grad_ = g_.padded_x && !g_.transposed ? ws + ws_.padded_grad : nullptr;
         const lf_cuda_conv_shape shape = g_.shape(batch_);
         lf_cuda_error e{};
         conv_ = ctx_.api().conv_create(ctx_.get(), &shape, &e);
         if (!conv_) cuda_check(e.code ? e.code : -1, e, "describing the convolution to cuDNN", ctx_.device());
-        fwd_ = choose(ConvPass::Forward);
-        if (train_weights_) filter_ = choose(ConvPass::BackwardFilter);
-        if (s.training && in_grad_) data_ = choose(ConvPass::BackwardData);
+        choose(g_.forward_pass());
+        if (train_weights_) choose(ConvPass::BackwardFilter);
+        if (s.training && in_grad_) choose(g_.data_grad_pass());
     }
     ~ConvOp() override { ctx_.api().conv_destroy(conv_); }
 
     void forward() override {
-        transpose(w_[0], kernel_, g_.kernel_rows(), g_.filters);  // (r s c) x k -> k x (r s c)
-        const float* x = in_;
-        if (padded_) {
-            pad(in_, padded_, false);
-            x = padded_;
+        transpose(w_[0], kernel_, g_.kernel_rows(), g_.k);  // (r s c) x k -> k x (r s c)
+        if (g_.transposed) {
+            backward_data(in_, padded_ ? padded_ : act_.pre());
+            if (padded_) pad(padded_, act_.pre(), true);
+        } else {
+            const float* x = in_;
+            if (padded_) {
+                pad(in_, padded_, false);
+                x = padded_;
+            }
+            conv_forward(x, act_.pre());
         }
-        ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().conv_forward(ctx_.get(), conv_, fwd_.algo, x, kernel_, act_.pre(), scratch_,
-                                           fwd_.workspace_bytes, e);
-        }, "cudnnConvolutionForward");
         if (bias_)
-            ctx_.run([&](lf_cuda_error* e) { return ctx_.api().add_bias(ctx_.get(), act_.pre(), w_[1], rows(), g_.filters, e); },
-                     "bias");
+            ctx_.run([&](lf_cuda_error* e) {
+                return ctx_.api().add_bias(ctx_.get(), act_.pre(), w_[1], rows(), g_.output_channels(), e);
+            }, "bias");
         act_.forward();
     }
 
     void backward() override {
         const float* dpre = act_.backward();
+        if (!train_weights_ && !in_grad_) return;
+        // cuDNN's x and dy: the layer's input and output gradient, or for a transposed layer
+        // its (padded) output gradient and its input.
+        const float* x = g_.transposed ? dpre : in_;
+        const float* dy = g_.transposed ? in_ : dpre;
+        if (padded_) {
+            if (g_.transposed) pad(dpre, padded_, false);
+            x = padded_;  // a convolution's input was padded in forward
+        }
         if (train_weights_) {
-            ctx_.run([&](lf_cuda_error* e) {
-                return ctx_.api().conv_backward_filter(ctx_.get(), conv_, filter_.algo, padded_ ? padded_ : in_, dpre,
-                                                       kernel_grad_, scratch_, filter_.workspace_bytes, e);
-            }, "cudnnConvolutionBackwardFilter");
-            transpose(kernel_grad_, w_grad_[0], g_.filters, g_.kernel_rows());
+            backward_filter(x, dy);
+            transpose(kernel_grad_, w_grad_[0], g_.k, g_.kernel_rows());
             if (bias_)
                 ctx_.run([&](lf_cuda_error* e) {
-                    return ctx_.api().bias_grad(ctx_.get(), dpre, w_grad_[1], rows(), g_.filters, 0,
+                    return ctx_.api().bias_grad(ctx_.get(), dpre, w_grad_[1], rows(), g_.output_channels(), 0,
                                                 static_cast<float*>(scratch_), e);
                 }, "bias gradient");
         }
         if (!in_grad_) return;
-        ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().conv_backward_data(ctx_.get(), conv_, data_.algo, kernel_, dpre,
-                                                 padded_grad_ ? padded_grad_ : in_grad_, scratch_, data_.workspace_bytes, e);
-        }, "cudnnConvolutionBackwardData");
+        if (g_.transposed) {
+            conv_forward(x, in_grad_);
+            return;
+        }
+        backward_data(dpre, padded_grad_ ? padded_grad_ : in_grad_);
         if (padded_grad_) pad(padded_grad_, in_grad_, true);
     }
 
     std::string impl_info() const override {
-        return "cudnnConvolution algo " + std::to_string(fwd_.algo) + (train_weights_ ? " / filter " + std::to_string(filter_.algo) : "") +
-               (in_grad_ ? " / data " + std::to_string(data_.algo) : "") + (padded_ ? " (input padded)" : "") +
-               (bias_ ? "+bias" : "") + "+" + act_.name();
+        const ConvPass data = g_.data_grad_pass();
+        return std::string(g_.transposed ? "cudnnConvolution backward-data" : "cudnnConvolution") + " algo " +
+               std::to_string(choice(g_.forward_pass()).algo) +
+               (train_weights_ ? " / filter " + std::to_string(choice(ConvPass::BackwardFilter).algo) : "") +
+               (in_grad_ && choice(data).chosen ? " / data " + std::to_string(choice(data).algo) : "") +
+               (padded_ ? (g_.transposed ? " (output padded)" : " (input padded)") : "") + (bias_ ? "+bias" : "") +
+               "+" + act_.name();
     }
     std::optional<CudaSoftmaxTail> softmax_tail() override {
         if (!act_.softmax()) return std::nullopt;
@@ -113,9 +136,10 @@ private:
     struct Choice {
         int algo = 0;
         std::size_t workspace_bytes = 0;
+        bool chosen = false;
     };
 
-    Choice choose(ConvPass pass) {
+    void choose(ConvPass pass) {
         const ConvAlgoKey key = g_.key(pass, batch_, ctx_.compute_capability());
         std::optional<ConvAlgoChoice> c = conv_algo_cache().find(key);
         if (!c) {
@@ -131,19 +155,42 @@ private:
         if (c->workspace_bytes > scratch_bytes_)
             throw runtime_error("cuDNN's algorithm for " + to_string(key) + " needs " + std::to_string(c->workspace_bytes) +
                                 " bytes of workspace; the plan has " + std::to_string(scratch_bytes_));
-        return {c->algo, c->workspace_bytes};
+        choices_[std::size_t(pass)] = {c->algo, c->workspace_bytes, true};
+    }
+    const Choice& choice(ConvPass pass) const { return choices_[std::size_t(pass)]; }
+
+    // cuDNN's three passes over the op's descriptors, each with the algorithm chosen for it.
+    void conv_forward(const float* x, float* y) const {
+        const Choice& c = choice(ConvPass::Forward);
+        ctx_.run([&](lf_cuda_error* e) {
+            return ctx_.api().conv_forward(ctx_.get(), conv_, c.algo, x, kernel_, y, scratch_, c.workspace_bytes, e);
+        }, "cudnnConvolutionForward");
+    }
+    void backward_data(const float* dy, float* dx) const {
+        const Choice& c = choice(ConvPass::BackwardData);
+        ctx_.run([&](lf_cuda_error* e) {
+            return ctx_.api().conv_backward_data(ctx_.get(), conv_, c.algo, kernel_, dy, dx, scratch_,
+                                                 c.workspace_bytes, e);
+        }, "cudnnConvolutionBackwardData");
+    }
+    void backward_filter(const float* x, const float* dy) const {
+        const Choice& c = choice(ConvPass::BackwardFilter);
+        ctx_.run([&](lf_cuda_error* e) {
+            return ctx_.api().conv_backward_filter(ctx_.get(), conv_, c.algo, x, dy, kernel_grad_, scratch_,
+                                                   c.workspace_bytes, e);
+        }, "cudnnConvolutionBackwardFilter");
     }
 
-    std::int64_t rows() const { return batch_ * g_.out_h * g_.out_w; }
+    std::int64_t rows() const { return batch_ * g_.output_pixels(); }
     void transpose(const float* src, float* dst, std::int64_t r, std::int64_t c) const {
         ctx_.run([&](lf_cuda_error* e) { return ctx_.api().transpose(ctx_.get(), src, dst, r, c, e); }, "kernel layout");
     }
-    // The input into its padded copy, or (crop) the padded gradient's interior back.
+    // An unpadded convolution input into its padded copy, or (crop) a padded one's interior back.
     void pad(const float* from, float* to, bool crop) const {
         const auto& p = g_.extra;
         ctx_.run([&](lf_cuda_error* e) {
             auto f = crop ? ctx_.api().crop2d : ctx_.api().pad2d;
-            return f(ctx_.get(), from, to, batch_, g_.in_h, g_.in_w, g_.in_c, p[0], p[1], p[2], p[3], e);
+            return f(ctx_.get(), from, to, batch_, g_.x_h, g_.x_w, g_.x_c, p[0], p[1], p[2], p[3], e);
         }, crop ? "convolution padding backward" : "convolution padding");
     }
 
@@ -160,7 +207,7 @@ private:
     std::size_t scratch_bytes_;
     float *kernel_ = nullptr, *kernel_grad_ = nullptr, *padded_ = nullptr, *padded_grad_ = nullptr;
     lf_cuda_conv* conv_ = nullptr;
-    Choice fwd_, filter_, data_;
+    std::array<Choice, 3> choices_{};  // by ConvPass
 };
 
 }  // namespace
@@ -169,7 +216,7 @@ const CudaOpFamily kCudaConv{
     .unsupported = [](const NodeInfo& n) { return cuda_activation_unsupported(param_str(n.params, "activation")); },
     .needs = [](const NodeInfo& n, std::int64_t batch, bool training) {
         const CudaConvGeometry g(n);
-        const std::size_t bias_sums = training ? LF_CUDA_REDUCE_FLOATS(g.filters) * sizeof(float) : 0;
+        const std::size_t bias_sums = training ? LF_CUDA_REDUCE_FLOATS(g.output_channels()) * sizeof(float) : 0;
         return CudaOpNeeds{.workspace_floats = ConvWorkspace(g, n, batch, training, training).floats,
                            .scratch_bytes = std::max(g.scratch_budget(batch), bias_sums)};
     },

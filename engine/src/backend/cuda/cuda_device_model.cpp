@@ -1,5 +1,6 @@
 #include "backend/cuda/cuda_device_model.h"
 
+#include "backend/cuda/cuda_gradient_exchange.h"
 #include "backend/cuda/cuda_plan.h"
 
 #include "layerforge/core/error.h"
@@ -28,7 +29,9 @@ CudaDeviceModel::CudaDeviceModel(Model& model, const std::string& device, std::s
     : DeviceModel(model, device), context_(std::move(context)), arena_(arena),
       weights_(arena, float_bytes(model.weights()), {.weights = float_bytes(model.weights())}, "the model's weights"),
       grads_(arena, float_bytes(model.grads()), {.gradients = float_bytes(model.grads())}, "the weights' gradients"),
-      optimizer_(*context_, arena) {
+      optimizer_(*context_, arena),
+      step_(arena, sizeof(lf_cuda_update), {.optimizer_state = sizeof(lf_cuda_update)}, "the optimizer's step"),
+      step_upload_(*context_, sizeof(lf_cuda_update), "the optimizer's step") {
     push_weights();
     context_->run([&](lf_cuda_error* e) { return context_->api().fill(context_->get(), grads_.floats(), 0.f,
                                                                       model.grads().size(), e); },
@@ -37,7 +40,8 @@ CudaDeviceModel::CudaDeviceModel(Model& model, const std::string& device, std::s
 
 std::unique_ptr<Plan> CudaDeviceModel::make_plan(const PlanOptions& options) {
     if (options.device != device()) throw runtime_error("a plan for '" + options.device + "' from " + device() + "'s model");
-    return std::make_unique<CudaPlan>(model(), options, *context_, arena_, CudaWeights{weights_.floats(), grads_.floats()});
+    return std::make_unique<CudaPlan>(model(), options, *context_, arena_, CudaWeights{weights_.floats(), grads_.floats()},
+                                      this);
 }
 
 void CudaDeviceModel::push_weights() {
@@ -68,24 +72,39 @@ void CudaDeviceModel::pull_grads() {
 }
 
 void CudaDeviceModel::update(WeightUpdate& rule, double lr) {
+    if (const std::optional<lf_cuda_update> u = take_device_step(rule, lr)) return queue_update(*u);
+    // A rule without a device form: its host loop over host copies.
+    const std::size_t n = model().trainable_size();
+    copy_weights_to_host();
+    pull_grads();
+    rule.step(model().weights().data(), model().grads().data(), n, lr);
+    const auto& w = model().weights();
+    context_->run([&](lf_cuda_error* e) {
+        return context_->api().copy_to_device(context_->get(), weights_.data(), w.data(), float_bytes(w), e);
+    }, "copying the weights to the device");
+}
+
+std::optional<lf_cuda_update> CudaDeviceModel::take_device_step(WeightUpdate& rule, double lr) {
     const std::size_t n = model().trainable_size();
     const std::optional<UpdateStep> u = rule.take_step(n, lr);
-    if (!u) {  // a rule without a device form: its host loop over host copies
-        copy_weights_to_host();
-        pull_grads();
-        rule.step(model().weights().data(), model().grads().data(), n, lr);
-        const auto& w = model().weights();
-        context_->run([&](lf_cuda_error* e) {
-            return context_->api().copy_to_device(context_->get(), weights_.data(), w.data(), float_bytes(w), e);
-        }, "copying the weights to the device");
-        return;
-    }
+    if (!u) return std::nullopt;
     const std::array<float*, 2> state = optimizer_.device_arrays(*u, n);
     const lf_cuda_update cu{.rule = cuda_rule(u->rule), .a = u->a, .mu = u->mu, .decay = u->decay, .b1 = u->b1,
                             .b2 = u->b2, .eps = u->eps, .rho = u->rho, .state = {state[0], state[1]}};
+    step_upload_.to_device(step_.data(), &cu, sizeof cu);
+    return cu;
+}
+
+void CudaDeviceModel::queue_update(const lf_cuda_update& step) {
+    const auto* device_step = static_cast<const lf_cuda_update*>(step_.data());
     context_->run([&](lf_cuda_error* e) {
-        return context_->api().update(context_->get(), &cu, weights_.floats(), grads_.floats(), n, e);
+        return context_->api().update(context_->get(), &step, device_step, weights_.floats(), grads_.floats(),
+                                      model().trainable_size(), e);
     }, "the optimizer step");
+}
+
+std::unique_ptr<GradientExchange> CudaDeviceModel::gradient_exchange(Communicator& world) {
+    return std::make_unique<CudaGradientExchange>(world, *context_, grads_.floats());
 }
 
 }  // namespace lf

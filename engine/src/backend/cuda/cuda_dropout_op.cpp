@@ -1,7 +1,9 @@
-// Dropout with the CPU backend's counter-based masks (backend/cpu/dropout_op.cpp): the mask of
-// element i at step t is a function of (seed, t, i) only, so both backends drop the same units
-// and a resumed run continues the same stream (seek_rng).
+// Dropout with the counter-based masks of backend/dropout_mask.h, which the CPU backend draws
+// too: both drop the same units, and a resumed run continues the same stream (seek_rng). The
+// step is the plan's counter in device memory, which its training forward pass advances: a
+// replayed graph draws new masks.
 #include "backend/cuda/cuda_op_families.h"
+#include "backend/dropout_mask.h"
 #include "layerforge/layers/registry.h"
 
 namespace lf {
@@ -11,17 +13,17 @@ namespace {
 class DropoutOp final : public CudaOp {
 public:
     explicit DropoutOp(const CudaOpSetup& s)
-        : ctx_(s.ctx), training_(s.training), seed_(s.seed), rate_(param_float(s.node.params, "rate")),
-          count_(std::size_t(s.batch * s.node.inputs[0].elements())), in_(s.in[0]), out_(s.out),
+        : ctx_(s.ctx), training_(s.training), seed_(s.seed), step_(s.step), rate_(param_float(s.node.params, "rate")),
+          count_(std::size_t(s.batch * s.node.inputs[0].elements())),
+          first_(std::uint64_t(s.first_row * s.node.inputs[0].elements())), in_(s.in[0]), out_(s.out),
           out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), mask_(s.workspace) {}
 
     void forward() override {
         if (!training_ || rate_ == 0) return copy(out_, in_);
-        const std::uint64_t threshold = std::uint64_t(rate_ * double(1ULL << 32));
-        const float scale = float(1.0 / (1.0 - rate_));
-        const std::uint64_t step = step_++;
+        const std::uint64_t threshold = dropout::threshold(rate_);
+        const float scale = dropout::keep_scale(rate_);
         ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().dropout_forward(ctx_.get(), in_, out_, mask_, count_, seed_, step, threshold, scale, e);
+            return ctx_.api().dropout_forward(ctx_.get(), in_, out_, mask_, count_, seed_, step_, first_, threshold, scale, e);
         }, "dropout");
     }
 
@@ -33,7 +35,6 @@ public:
                  "dropout backward");
     }
 
-    void seek_rng(std::uint64_t step) override { step_ = step; }
     std::string impl_info() const override { return "lf_cuda:dropout"; }
 
 private:
@@ -42,9 +43,11 @@ private:
     }
     const CudaContext& ctx_;
     bool training_;
-    std::uint64_t seed_, step_ = 0;
+    std::uint64_t seed_;
+    const std::uint64_t* step_;  // device memory
     double rate_;
     std::size_t count_;
+    std::uint64_t first_;  // the global index of element 0 (data-parallel ranks)
     const float* in_;
     float* out_;
     const float* out_grad_;

@@ -20,10 +20,10 @@ extern const CudaOpFamily kCudaConcatenate;
 extern const CudaOpFamily kCudaMultiply;
 extern const CudaOpFamily kCudaDropout;        // cuda_dropout_op.cpp
 extern const CudaOpFamily kCudaZeroPadding;    // cuda_zero_padding_op.cpp
-extern const CudaOpFamily kCudaConv;           // cuda_conv_op.cpp
+extern const CudaOpFamily kCudaConv;           // cuda_conv_op.cpp: Conv2D, DepthwiseConv2D, Conv2DTranspose
 extern const CudaOpFamily kCudaPooling;        // cuda_pooling_op.cpp
 extern const CudaOpFamily kCudaBatchNorm;      // cuda_batch_norm_op.cpp
-extern const CudaOpFamily kCudaUnsupported;    // cuda_ops.cpp: Conv2DTranspose, plugins
+extern const CudaOpFamily kCudaUnsupported;    // cuda_ops.cpp: plugin layers
 
 // ": activation 'NAME' has no CUDA kernel yet" for a Dense or convolution activation without one.
 std::string cuda_activation_unsupported(const std::string& name);

@@ -34,7 +34,7 @@ constexpr OpTableEntry<const CudaOpFamily*> kCudaOps[] = {
     {LayerOp::Multiply, &kCudaMultiply},
     {LayerOp::Conv2D, &kCudaConv},
     {LayerOp::DepthwiseConv2D, &kCudaConv},
-    {LayerOp::Conv2DTranspose, &kCudaUnsupported},
+    {LayerOp::Conv2DTranspose, &kCudaConv},
     {LayerOp::MaxPool2D, &kCudaPooling},
     {LayerOp::AveragePooling2D, &kCudaPooling},
     {LayerOp::GlobalAveragePooling2D, &kCudaPooling},

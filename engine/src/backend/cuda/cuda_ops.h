@@ -1,6 +1,8 @@
 #pragma once
 // The CUDA backend's ops: one per running step of a schedule, over device buffers the plan
-// owns and weights the device model owns, queued on the device model's stream. Dense runs on
+// owns and weights the device model owns, queued on the device model's stream. forward() and
+// backward() only queue calls, and read whatever changes per step from device memory, so a pass
+// can be captured as a CUDA graph (Note [Replaying a plan's passes as CUDA graphs]). Dense runs on
 // cuBLAS, the convolutions on cuDNN (algorithms from its heuristics, cached per shape),
 // softmax on cuDNN, the rest on the module's kernels. A layer without an op here is refused by
 // name when the plan is built (cuda_op_unsupported). Each op family's file says what it needs:
@@ -33,6 +35,9 @@ struct CudaOpSetup {
     void* scratch = nullptr;
     std::size_t scratch_bytes = 0;
     std::uint64_t seed = 0;  // the step's random stream (dropout)
+    std::int64_t first_row = 0;  // ScheduleOptions::first_row
+    // The plan's training steps so far, in device memory (dropout's masks follow it; seek_rng sets it).
+    const std::uint64_t* step = nullptr;
 };
 
 struct CudaOpNeeds {
@@ -55,8 +60,6 @@ public:
     virtual std::optional<CudaSoftmaxTail> softmax_tail() { return std::nullopt; }
     // The loss hands over the logits' gradient itself: backward() skips the softmax.
     virtual void fuse_softmax_into_loss(bool) {}
-    // The random stream continues from this many steps (a resumed run's dropout masks).
-    virtual void seek_rng(std::uint64_t) {}
 };
 
 // Why the step cannot run on the CUDA backend ("" when it can): its layer has no op here.

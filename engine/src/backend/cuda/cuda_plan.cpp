@@ -1,10 +1,15 @@
 #include "backend/cuda/cuda_plan.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
+#include "backend/cuda/cuda_device_model.h"
 #include "backend/cuda/cuda_ops.h"
 #include "backend/cuda/device_buffer.h"
+#include "backend/cuda/input_staging.h"
 #include "backend/cuda/oom_message.h"
+#include "backend/cuda/step_graphs.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/schedule.h"
 
@@ -29,15 +34,19 @@ std::size_t aligned(std::size_t floats) { return (floats + kAlign - 1) / kAlign 
 
 ScheduleOptions schedule_options(const PlanOptions& o) {
     // No rewrites: the CUDA ops do not fold BatchNormalization or run ReLUs in place yet.
-    return {.batch = o.batch, .training = o.mode == PlanMode::Train, .seed = o.seed, .input_grads = o.input_grads,
-            .fuse = false, .precision = o.precision};
+    return {.batch = o.batch, .first_row = o.first_row, .training = o.mode == PlanMode::Train, .seed = o.seed,
+            .input_grads = o.input_grads, .fuse = false, .precision = o.precision};
 }
 
 // Where each buffer and workspace lies in the plan's block, in floats, and the totals. The
 // scratch (cuDNN's convolution workspaces) is one region at the end, as large as the largest
 // step asks: the ops run one after another on one stream, and none keeps it between calls.
+// Each input has two staging buffers (InputStaging); the step counter dropout reads is a
+// 64-bit integer of its own.
 struct Layout {
     std::vector<std::size_t> buffer_at, workspace_at;
+    std::vector<std::array<std::size_t, 2>> staging_at;  // per input
+    std::size_t counter_at = 0;
     std::size_t scratch_at = 0, scratch_bytes = 0;
     std::size_t floats = 0;
     MemoryBreakdown bytes;
@@ -51,6 +60,15 @@ Layout lay_out(const Schedule& s) {
     }
     l.bytes.activations = s.bytes(BufferKind::Activation);
     l.bytes.gradients = s.bytes(BufferKind::Gradient);
+    for (int id : s.inputs) {
+        const std::size_t n = s.buffers[std::size_t(id)].floats;
+        l.staging_at.push_back({l.floats, l.floats + aligned(n)});
+        l.floats += 2 * aligned(n);
+        l.bytes.activations += 2 * n * sizeof(float);
+    }
+    l.counter_at = l.floats;
+    l.floats += aligned(sizeof(std::uint64_t) / sizeof(float));
+    l.bytes.workspaces += sizeof(std::uint64_t);
     for (const ScheduledStep& st : s.steps) {
         const CudaOpNeeds n = cuda_op_needs(st, s.options.batch, s.options.training);
         l.workspace_at.push_back(l.floats);
@@ -64,20 +82,34 @@ Layout lay_out(const Schedule& s) {
     return l;
 }
 
+// The backward pass's variants (Note [Replaying a plan's passes as CUDA graphs]): whether the
+// softmax backward is skipped, and which update kernel follows (none: -1).
+int backward_variant(bool logits, int rule) { return (logits ? 1 : 0) | ((rule + 1) << 1); }
+
+constexpr const char* kParallelEager =
+    "data-parallel: the gradients' sums over the GPUs start from the host between its steps and the update waits "
+    "for them on the host";
+
 }  // namespace
 
 struct CudaPlan::Impl {
     const CudaContext& ctx;
+    CudaDeviceModel* owner;
     Schedule schedule;
     Layout layout;
     DeviceBuffer block;
     std::vector<std::unique_ptr<CudaOp>> ops;  // per step; null where nothing runs
     CudaOp* output_op = nullptr;
     PlanProfile profile;
+    std::vector<InputStaging> inputs;            // per schedule input
+    std::unique_ptr<PinnedUpload> output_grad;   // training plans
+    bool logits_grad = false;                    // the last set_output_grad's kind
+    StepGraphs graphs;
 
-    Impl(const Model& model, const PlanOptions& o, const CudaContext& c, DeviceArena& arena, CudaWeights w)
-        : ctx(c), schedule(make_schedule(model, schedule_options(o), cuda_backward_reads_output)),
-          layout(lay_out(schedule)) {
+    Impl(const Model& model, const PlanOptions& o, const CudaContext& c, DeviceArena& arena, CudaWeights w,
+         CudaDeviceModel* dm)
+        : ctx(c), owner(dm), schedule(make_schedule(model, schedule_options(o), cuda_backward_reads_output)),
+          layout(lay_out(schedule)), graphs(c, graphs_off_reason(o.cuda_graphs)) {
         if (o.precision != Precision::Float32)
             throw input_error(std::string("the CUDA backend runs float32 only; ") + to_string(o.precision) + " is not supported yet");
         for (const ScheduledStep& st : schedule.steps)
@@ -86,6 +118,41 @@ struct CudaPlan::Impl {
         for (std::size_t i = 0; i < schedule.steps.size(); ++i) ops.push_back(build(model, i, w));
         output_op = ops[schedule.output_step].get();
         profile = CudaPlan::describe(model, o);  // each step's bytes; the passes add their counts
+        inputs.reserve(schedule.inputs.size());
+        for (std::size_t i = 0; i < schedule.inputs.size(); ++i) {
+            const int id = schedule.inputs[i];
+            inputs.emplace_back(ctx, std::array<float*, 2>{at(layout.staging_at[i][0]), at(layout.staging_at[i][1])},
+                                buffer(id), floats(id));
+        }
+        if (schedule.options.training)
+            output_grad = std::make_unique<PinnedUpload>(ctx, output_floats() * sizeof(float), "the loss's gradients");
+    }
+
+    float* at(std::size_t offset) const { return block.floats() + offset; }
+    std::uint64_t* step_counter() const { return reinterpret_cast<std::uint64_t*>(at(layout.counter_at)); }
+
+    // The calls of each pass, as StepGraphs captures them: queued only, nothing read on the host.
+    void queue_forward() const {
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            if (ops[i]) for_layer(schedule.steps[i], [&] { ops[i]->forward(); });
+        if (schedule.options.training)  // the next step's dropout masks
+            ctx.run([&](lf_cuda_error* e) { return ctx.api().count_step(ctx.get(), step_counter(), e); },
+                    "counting the step");
+    }
+    void queue_backward(CudaPlan& plan, const lf_cuda_update* update) const {
+        for (std::size_t i = ops.size(); i-- > 0;) {
+            const ScheduledStep& s = schedule.steps[i];
+            if (s.grad != kNoBuffer) {
+                if (!s.grad_slots.empty()) sum_slots(s);
+                if (ops[i]) for_layer(s, [&] { ops[i]->backward(); });
+            }
+            plan.step_done(i);  // queued after this step's kernels: a data-parallel bucket's sum may follow them
+        }
+        if (update) owner->queue_update(*update);
+    }
+    void count_backward() {
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            if (schedule.steps[i].grad != kNoBuffer) ++profile[i].backwards;
     }
 
     // One block for everything; a refusal names the batch size whose schedule would fit.
@@ -118,6 +185,8 @@ struct CudaPlan::Impl {
         CudaOpSetup setup{.ctx = ctx, .node = *s.info, .batch = schedule.options.batch, .training = training,
                           .frozen = s.frozen};
         setup.seed = s.seed;
+        setup.first_row = schedule.options.first_row;
+        setup.step = step_counter();
         setup.scratch = block.floats() + layout.scratch_at;
         setup.scratch_bytes = layout.scratch_bytes;
         for (int id : s.in) setup.in.push_back(buffer(id));
@@ -153,10 +222,6 @@ struct CudaPlan::Impl {
         }
     }
 
-    void to_device(float* dst, const float* host, std::size_t n) const {
-        ctx.run([&](lf_cuda_error* e) { return ctx.api().copy_to_device(ctx.get(), dst, host, n * sizeof(float), e); },
-                "copying to the device");
-    }
     void to_host(float* host, const float* src, std::size_t n) const {
         ctx.run([&](lf_cuda_error* e) { return ctx.api().copy_to_host(ctx.get(), host, src, n * sizeof(float), e); },
                 "copying from the device");
@@ -165,8 +230,8 @@ struct CudaPlan::Impl {
 };
 
 CudaPlan::CudaPlan(const Model& model, const PlanOptions& options, const CudaContext& ctx, DeviceArena& arena,
-                   CudaWeights weights)
-    : Plan(options), impl_(std::make_unique<Impl>(model, options, ctx, arena, weights)) {}
+                   CudaWeights weights, CudaDeviceModel* owner)
+    : Plan(options), impl_(std::make_unique<Impl>(model, options, ctx, arena, weights, owner)) {}
 
 CudaPlan::~CudaPlan() = default;
 
@@ -191,6 +256,11 @@ PlanProfile CudaPlan::describe(const Model& model, const PlanOptions& options) {
         for (int slot : st.grad_slots) p.bytes += charge(slot);
         out.push_back(p);
     }
+    // An input's two staging buffers go to its Input step, the step counter to the first step.
+    for (int id : s.inputs)
+        for (std::size_t i = 0; i < s.steps.size(); ++i)
+            if (s.steps[i].out == id) out[i].bytes += 2 * s.buffers[std::size_t(id)].bytes();
+    if (!out.empty()) out[0].bytes += sizeof(std::uint64_t);
     // The shared scratch goes to the step that asks most (the first of equals).
     const std::size_t scratch = lay_out(s).scratch_bytes;
     for (std::size_t i = 0; i < s.steps.size() && scratch; ++i)
@@ -207,10 +277,7 @@ std::int64_t CudaPlan::input_width(std::size_t i) const {
     return std::int64_t(impl_->floats(impl_->schedule.inputs.at(i))) / impl_->schedule.options.batch;
 }
 
-void CudaPlan::set_input(const float* host, std::size_t i) {
-    const int id = impl_->schedule.inputs.at(i);
-    impl_->to_device(impl_->buffer(id), host, impl_->floats(id));
-}
+void CudaPlan::set_input(const float* host, std::size_t i) { impl_->inputs.at(i).upload(host); }
 
 std::int64_t CudaPlan::output_width() const { return impl_->schedule.output_width; }
 
@@ -226,18 +293,19 @@ void CudaPlan::read_logits(float* host) const {
     impl_->to_host(host, tail->logits, impl_->output_floats());
 }
 
+// The counter the training forward passes advance; dropout reads it on the device.
 void CudaPlan::seek_rng(std::uint64_t steps) {
-    for (auto& op : impl_->ops)
-        if (op) op->seek_rng(steps);
+    impl_->ctx.run([&](lf_cuda_error* e) {
+        return impl_->ctx.api().copy_to_device(impl_->ctx.get(), impl_->step_counter(), &steps, sizeof steps, e);
+    }, "setting the plan's random streams");
 }
 
 // Kernel times need CUDA events around each op (not yet): the profile counts the passes only.
 void CudaPlan::forward() {
-    for (std::size_t i = 0; i < impl_->ops.size(); ++i)
-        if (impl_->ops[i]) {
-            for_layer(impl_->schedule.steps[i], [&] { impl_->ops[i]->forward(); });
-            ++impl_->profile[i].forwards;
-        }
+    Impl& m = *impl_;
+    m.graphs.run(GraphPass::Forward, 0, [&] { m.queue_forward(); });
+    for (std::size_t i = 0; i < m.ops.size(); ++i)
+        if (m.ops[i]) ++m.profile[i].forwards;
 }
 
 void CudaPlan::set_output_grad(const float* host, OutputGrad of) {
@@ -250,18 +318,28 @@ void CudaPlan::set_output_grad(const float* host, OutputGrad of) {
         dst = tail->logits_grad;
     }
     if (impl_->output_op) impl_->output_op->fuse_softmax_into_loss(logits);
-    impl_->to_device(dst, host, impl_->output_floats());
+    impl_->logits_grad = logits;
+    impl_->output_grad->to_device(dst, host, impl_->output_floats() * sizeof(float));
 }
 
 void CudaPlan::backward() {
     if (options().mode != PlanMode::Train) throw runtime_error("backward() on an inference plan");
-    for (std::size_t i = impl_->ops.size(); i-- > 0;) {
-        const ScheduledStep& s = impl_->schedule.steps[i];
-        if (s.grad == kNoBuffer) continue;
-        if (!s.grad_slots.empty()) impl_->sum_slots(s);
-        if (impl_->ops[i]) for_layer(s, [&] { impl_->ops[i]->backward(); });
-        ++impl_->profile[i].backwards;
-    }
+    Impl& m = *impl_;
+    m.graphs.run(GraphPass::Backward, backward_variant(m.logits_grad, -1), [&] { m.queue_backward(*this, nullptr); },
+                 has_backward_listener() ? kParallelEager : nullptr);
+    m.count_backward();
+}
+
+// The update in the backward pass's graph where the rule has a device form and nothing waits
+// between them on the host; otherwise the two one after the other.
+void CudaPlan::backward_and_update(DeviceModel& device, WeightUpdate& rule, double lr) {
+    Impl& m = *impl_;
+    if (options().mode != PlanMode::Train) throw runtime_error("backward() on an inference plan");
+    if (&device != m.owner || has_backward_listener()) return Plan::backward_and_update(device, rule, lr);
+    const std::optional<lf_cuda_update> u = m.owner->take_device_step(rule, lr);
+    if (!u) return Plan::backward_and_update(device, rule, lr);  // nothing was counted
+    m.graphs.run(GraphPass::Backward, backward_variant(m.logits_grad, u->rule), [&] { m.queue_backward(*this, &*u); });
+    m.count_backward();
 }
 
 void CudaPlan::read_input_grad(float* host, std::size_t i) const {
@@ -280,5 +358,7 @@ std::vector<std::pair<std::string, std::string>> CudaPlan::kernels() const {
 MemoryBreakdown CudaPlan::memory() const { return impl_->layout.bytes; }
 
 const PlanProfile& CudaPlan::profile() const { return impl_->profile; }
+
+const std::string& CudaPlan::execution() const { return impl_->graphs.describe(); }
 
 }  // namespace lf

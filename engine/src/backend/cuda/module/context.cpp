@@ -11,6 +11,7 @@ lf_cuda_context* context_create(int device, lf_cuda_error* err) {
     ctx->device = device;
     int s = enter(ctx, err);
     if (!s) s = check(cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking), "cudaStreamCreate", err);
+    if (!s) s = check(cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking), "cudaStreamCreate", err);
     if (!s) s = check(cublasCreate(&ctx->blas), "cublasCreate", err);
     if (!s) s = check(cublasSetStream(ctx->blas, ctx->stream), "cublasSetStream", err);
     // Full float32: the cross-backend tests compare with the CPU, and TF32 is a precision policy.
@@ -29,6 +30,7 @@ void context_destroy(lf_cuda_context* ctx) {
     cudaSetDevice(ctx->device);
     if (ctx->dnn) cudnnDestroy(ctx->dnn);
     if (ctx->blas) cublasDestroy(ctx->blas);
+    if (ctx->copy_stream) cudaStreamDestroy(ctx->copy_stream);
     if (ctx->stream) cudaStreamDestroy(ctx->stream);
     delete ctx;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// A device's stream and library handles, created once per device model and reused by every plan.
+// A device's streams and library handles, created once per device model and reused by every plan.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
@@ -9,6 +9,7 @@
 struct lf_cuda_context {
     int device = 0;
     cudaStream_t stream = nullptr;
+    cudaStream_t copy_stream = nullptr;  // inputs go up on it while `stream` computes (graph.cpp)
     cublasHandle_t blas = nullptr;
     cudnnHandle_t dnn = nullptr;
 };

@@ -57,15 +57,20 @@ int make(lf_cuda_conv* d, const lf_cuda_conv_shape& s, lf_cuda_error* err) {
 }
 
 // The heuristics rank every algorithm; the first that succeeds within the budget wins.
+// The heuristics' first deterministic algorithm that fits (ABI 4): a run repeats bit for bit,
+// as a replayed CUDA graph must repeat the eager pass; a nondeterministic one only when no
+// deterministic one fits.
 template <class Perf>
 int pick(const Perf* perf, int count, size_t max_workspace, int* algo, size_t* workspace, lf_cuda_error* err) {
-    for (int i = 0; i < count; ++i)
-        if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= max_workspace &&
-            perf[i].mathType != CUDNN_TENSOR_OP_MATH) {
-            *algo = int(perf[i].algo);
-            *workspace = perf[i].memory;
-            return 0;
-        }
+    for (bool deterministic : {true, false})
+        for (int i = 0; i < count; ++i)
+            if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= max_workspace &&
+                perf[i].mathType != CUDNN_TENSOR_OP_MATH &&
+                (!deterministic || perf[i].determinism == CUDNN_DETERMINISTIC)) {
+                *algo = int(perf[i].algo);
+                *workspace = perf[i].memory;
+                return 0;
+            }
     return fail(err, int(CUDNN_STATUS_NOT_SUPPORTED), "conv_choose", "no cuDNN algorithm fits the workspace budget",
                 "cudnnStatus");
 }

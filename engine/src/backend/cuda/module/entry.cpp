@@ -5,10 +5,12 @@
 
 #include "backend/cuda/cuda_api.h"
 #include "blas.h"
+#include "collective.h"
 #include "context.h"
 #include "conv.h"
 #include "device_query.h"
 #include "dnn.h"
+#include "graph.h"
 #include "kernels.h"
 #include "layer_kernels.h"
 #include "update_kernels.h"
@@ -75,6 +77,26 @@ lf_cuda_api make_api() {
     a.bn_backward = bn_backward;
     a.dropout_forward = dropout_forward;
     a.update = update;
+    a.scale = scale;
+    a.collective_id = collective_id;
+    a.collective_create = collective_create;
+    a.collective_destroy = collective_destroy;
+    a.collective_sum = collective_sum;
+    a.collective_join = collective_join;
+    a.collective_done = collective_done;
+    a.host_alloc = host_alloc;
+    a.host_free = host_free;
+    a.event_create = event_create;
+    a.event_destroy = event_destroy;
+    a.event_wait_host = event_wait_host;
+    a.event_record = event_record;
+    a.stream_wait = stream_wait;
+    a.upload = upload;
+    a.capture_begin = capture_begin;
+    a.capture_end = capture_end;
+    a.graph_launch = graph_launch;
+    a.graph_destroy = graph_destroy;
+    a.count_step = count_step;
     return a;
 }
 

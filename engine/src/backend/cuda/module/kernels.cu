@@ -1,5 +1,7 @@
 // Element-wise kernels: grid-stride loops of 256 threads, launched on the context's stream.
+#include "backend/dropout_mask.h"
 #include "context.h"
+#include "collective.h"
 #include "kernels.h"
 #include "launch.h"
 #include "status.h"
@@ -9,8 +11,11 @@ namespace lf::cuda {
 namespace {
 
 __global__ void fill_kernel(float* dst, float value, size_t n) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        dst[i] = value;
+    LF_GRID_STRIDE(i, n) dst[i] = value;
+}
+
+__global__ void scale_kernel(float* x, float factor, size_t n) {
+    LF_GRID_STRIDE(i, n) x[i] *= factor;
 }
 
 __global__ void add_kernel(float* dst, const float* src, size_t n) {
@@ -143,21 +148,17 @@ __global__ void sum_pixels_kernel(const float* src, float* dst, int64_t batch, i
     }
 }
 
-__host__ __device__ inline uint64_t splitmix64(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-__global__ void dropout_kernel(const float* x, float* y, float* mask, size_t n, uint64_t base, uint64_t threshold,
-                               float scale) {
+__global__ void dropout_kernel(const float* x, float* y, float* mask, size_t n, uint64_t seed, const uint64_t* step,
+                               uint64_t first, uint64_t threshold, float scale) {
+    const uint64_t base = dropout::step_base(seed, *step);
     LF_GRID_STRIDE(i, n) {
-        const float m = (splitmix64(base + i) >> 32) >= threshold ? scale : 0.f;
+        const float m = dropout::mask(base, first + i, threshold, scale);
         mask[i] = m;
         y[i] = x[i] * m;
     }
 }
+
+__global__ void count_kernel(uint64_t* counter) { ++*counter; }
 
 }  // namespace
 
@@ -165,6 +166,17 @@ int fill(lf_cuda_context* ctx, float* dst, float value, size_t n, lf_cuda_error*
     if (int s = enter(ctx, err)) return s;
     fill_kernel<<<blocks_for(n), kThreads, 0, ctx->stream>>>(dst, value, n);
     return launched(err);
+}
+
+int scale_on(cudaStream_t stream, float* x, float factor, size_t n, lf_cuda_error* err) {
+    if (n == 0) return 0;
+    scale_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, factor, n);
+    return launched(err);
+}
+
+int scale(lf_cuda_context* ctx, float* x, float factor, size_t n, lf_cuda_error* err) {
+    if (int s = enter(ctx, err)) return s;
+    return scale_on(ctx->stream, x, factor, n, err);
 }
 
 int add(lf_cuda_context* ctx, float* dst, const float* src, size_t n, lf_cuda_error* err) {
@@ -246,10 +258,15 @@ int sum_pixels(lf_cuda_context* ctx, const float* src, float* dst, int64_t batch
 }
 
 int dropout_forward(lf_cuda_context* ctx, const float* x, float* y, float* mask, size_t n, uint64_t seed,
-                    uint64_t step, uint64_t threshold, float scale, lf_cuda_error* err) {
+                    const uint64_t* step, uint64_t first, uint64_t threshold, float scale, lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
-    const uint64_t base = splitmix64(seed ^ splitmix64(step));  // as backend/cpu/dropout_op.cpp
-    dropout_kernel<<<blocks_for(n), kThreads, 0, ctx->stream>>>(x, y, mask, n, base, threshold, scale);
+    dropout_kernel<<<blocks_for(n), kThreads, 0, ctx->stream>>>(x, y, mask, n, seed, step, first, threshold, scale);
+    return launched(err);
+}
+
+int count_step(lf_cuda_context* ctx, uint64_t* counter, lf_cuda_error* err) {
+    if (int s = enter(ctx, err)) return s;
+    count_kernel<<<1, 1, 0, ctx->stream>>>(counter);
     return launched(err);
 }
 

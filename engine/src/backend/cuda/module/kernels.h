@@ -1,10 +1,11 @@
 #pragma once
-// The small CUDA kernels (kernels.cu): fills, bias, activations, layout copies, dropout.
+// The small CUDA kernels (kernels.cu): fills, bias, activations, layout copies, dropout and its step counter.
 #include "backend/cuda/cuda_api.h"
 
 namespace lf::cuda {
 
 int fill(lf_cuda_context* ctx, float* dst, float value, size_t n, lf_cuda_error* err);
+int scale(lf_cuda_context* ctx, float* x, float factor, size_t n, lf_cuda_error* err);
 int add(lf_cuda_context* ctx, float* dst, const float* src, size_t n, lf_cuda_error* err);
 int add_bias(lf_cuda_context* ctx, float* y, const float* bias, int64_t rows, int64_t cols, lf_cuda_error* err);
 int activation_forward(lf_cuda_context* ctx, int kind, const float* x, float* y, size_t n, lf_cuda_error* err);
@@ -24,6 +25,7 @@ int multiply(lf_cuda_context* ctx, float* dst, const float* src, size_t n, int64
 int sum_pixels(lf_cuda_context* ctx, const float* src, float* dst, int64_t batch, int64_t pixels, int64_t c,
                lf_cuda_error* err);
 int dropout_forward(lf_cuda_context* ctx, const float* x, float* y, float* mask, size_t n, uint64_t seed,
-                    uint64_t step, uint64_t threshold, float scale, lf_cuda_error* err);
+                    const uint64_t* step, uint64_t first, uint64_t threshold, float scale, lf_cuda_error* err);
+int count_step(lf_cuda_context* ctx, uint64_t* counter, lf_cuda_error* err);
 
 }  // namespace lf::cuda

@@ -10,19 +10,24 @@ namespace lf::cuda {
 
 namespace {
 
-__global__ void sgd_kernel(float* w, const float* g, size_t n, float a) {
+__global__ void sgd_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u) {
+    const float a = u->a;
     LF_GRID_STRIDE(i, n) w[i] -= a * g[i];
 }
 
-__global__ void momentum_kernel(float* w, float* v, const float* g, size_t n, float a, float mu, int nesterov) {
+__global__ void momentum_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u, int nesterov) {
+    float* v = u->state[0];
+    const float a = u->a, mu = u->mu;
     LF_GRID_STRIDE(i, n) {
         v[i] = mu * v[i] - a * g[i];
         w[i] += nesterov ? mu * v[i] - a * g[i] : v[i];
     }
 }
 
-__global__ void adam_kernel(float* w, float* m, float* v, const float* g, size_t n, float a, float decay, float b1,
-                            float b2, float eps) {
+__global__ void adam_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u) {
+    float* m = u->state[0];
+    float* v = u->state[1];
+    const float a = u->a, decay = u->decay, b1 = u->b1, b2 = u->b2, eps = u->eps;
     LF_GRID_STRIDE(i, n) {
         w[i] -= w[i] * decay;
         m[i] += (g[i] - m[i]) * b1;
@@ -31,8 +36,10 @@ __global__ void adam_kernel(float* w, float* m, float* v, const float* g, size_t
     }
 }
 
-__global__ void rmsprop_kernel(float* w, float* v, float* mom, const float* g, size_t n, float a, float rho, float mu,
-                               float eps) {
+__global__ void rmsprop_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u) {
+    float* v = u->state[0];
+    float* mom = u->state[1];
+    const float a = u->a, rho = u->rho, mu = u->mu, eps = u->eps;
     LF_GRID_STRIDE(i, n) {
         v[i] = rho * v[i] + (1 - rho) * g[i] * g[i];
         const float inc = a * g[i] / sqrtf(v[i] + eps);
@@ -47,24 +54,22 @@ __global__ void rmsprop_kernel(float* w, float* v, float* mom, const float* g, s
 
 }  // namespace
 
-int update(lf_cuda_context* ctx, const lf_cuda_update* u, float* w, const float* g, size_t n, lf_cuda_error* err) {
+int update(lf_cuda_context* ctx, const lf_cuda_update* u, const lf_cuda_update* device_u, float* w, const float* g,
+           size_t n, lf_cuda_error* err) {
     const bool needs_state = u->rule != LF_CUDA_SGD;
     const bool needs_two = u->rule == LF_CUDA_ADAM;
     if ((needs_state && !u->state[0]) || (needs_two && !u->state[1]) || u->rule < LF_CUDA_SGD || u->rule > LF_CUDA_RMSPROP)
         return fail(err, int(cudaErrorInvalidValue), "update", "unknown rule or missing state array", "lf");
+    if (!device_u) return fail(err, int(cudaErrorInvalidValue), "update", "no device copy of the step", "lf");
     if (int s = enter(ctx, err)) return s;
     const unsigned b = blocks_for(n);
     cudaStream_t st = ctx->stream;
     switch (u->rule) {
-    case LF_CUDA_SGD: sgd_kernel<<<b, kThreads, 0, st>>>(w, g, n, u->a); break;
+    case LF_CUDA_SGD: sgd_kernel<<<b, kThreads, 0, st>>>(w, g, n, device_u); break;
     case LF_CUDA_MOMENTUM:
-    case LF_CUDA_NESTEROV:
-        momentum_kernel<<<b, kThreads, 0, st>>>(w, u->state[0], g, n, u->a, u->mu, u->rule == LF_CUDA_NESTEROV);
-        break;
-    case LF_CUDA_ADAM:
-        adam_kernel<<<b, kThreads, 0, st>>>(w, u->state[0], u->state[1], g, n, u->a, u->decay, u->b1, u->b2, u->eps);
-        break;
-    default: rmsprop_kernel<<<b, kThreads, 0, st>>>(w, u->state[0], u->state[1], g, n, u->a, u->rho, u->mu, u->eps);
+    case LF_CUDA_NESTEROV: momentum_kernel<<<b, kThreads, 0, st>>>(w, g, n, device_u, u->rule == LF_CUDA_NESTEROV); break;
+    case LF_CUDA_ADAM: adam_kernel<<<b, kThreads, 0, st>>>(w, g, n, device_u); break;
+    default: rmsprop_kernel<<<b, kThreads, 0, st>>>(w, g, n, device_u);
     }
     return launched(err);
 }

@@ -8,6 +8,7 @@
 // their hosts. A Collective names the one waited for in that message.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace lf {
@@ -24,6 +25,8 @@ public:
     virtual int rank() const = 0;
     virtual int size() const = 0;
     virtual std::string host(int rank) const = 0;  // where that rank runs
+    // This rank's place among the ranks on its host: the GPU it takes ("cuda" -> cuda:local_rank).
+    virtual int local_rank() const = 0;
 
     // Starts an in-place sum of data[0..n) over the ranks; it completes by wait_all(). The array
     // must stay untouched until then. progress() lets the started sums move while the caller
@@ -37,6 +40,11 @@ public:
     // Root's array or bytes to every rank (a string is resized on the receivers).
     virtual void broadcast(float* data, std::size_t n, int root, Collective what) = 0;
     virtual void broadcast(std::string& bytes, int root, Collective what) = 0;
+
+    // Polls done() until it returns true, for work that another transport moves (NCCL's sums on
+    // a GPU): under the same deadline as the collectives here, answering the other ranks'
+    // liveness probes meanwhile, so a rank that died is named rather than waited for.
+    virtual void wait_until(const std::function<bool()>& done, Collective what) = 0;
 
     // Ends every rank of the job now, after printing "rank R (host H): message" on this one's
     // standard error: for a failure only this rank saw, which would leave the others waiting.

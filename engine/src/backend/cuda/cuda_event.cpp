@@ -1,0 +1,25 @@
+#include "backend/cuda/cuda_event.h"
+
+namespace lf {
+
+CudaEvent::CudaEvent(const CudaContext& ctx) : ctx_(ctx) {
+    lf_cuda_error e{};
+    ev_ = ctx.api().event_create(ctx.get(), &e);
+    if (!ev_) cuda_check(e.code ? e.code : -1, e, "creating a CUDA event", ctx.device());
+}
+
+CudaEvent::~CudaEvent() { ctx_.api().event_destroy(ev_); }
+
+void CudaEvent::record() const {
+    ctx_.run([&](lf_cuda_error* e) { return ctx_.api().event_record(ctx_.get(), ev_, e); }, "recording a CUDA event");
+}
+
+void CudaEvent::stream_waits() const {
+    ctx_.run([&](lf_cuda_error* e) { return ctx_.api().stream_wait(ctx_.get(), ev_, e); }, "ordering the streams");
+}
+
+void CudaEvent::host_waits() const {
+    ctx_.run([&](lf_cuda_error* e) { return ctx_.api().event_wait_host(ev_, e); }, "waiting for a copy");
+}
+
+}  // namespace lf

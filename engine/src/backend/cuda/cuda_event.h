@@ -1,0 +1,24 @@
+#pragma once
+// One module event owned by C++: where one of a context's streams (or the host) waits for another.
+#include "backend/cuda/cuda_context.h"
+
+namespace lf {
+
+class CudaEvent {
+public:
+    explicit CudaEvent(const CudaContext& ctx);  // throws lf::Error
+    ~CudaEvent();
+    CudaEvent(const CudaEvent&) = delete;
+    CudaEvent& operator=(const CudaEvent&) = delete;
+
+    lf_cuda_event* get() const { return ev_; }
+    void record() const;       // on the context's compute stream
+    void stream_waits() const;  // the compute stream waits for the last record
+    void host_waits() const;    // returns at once when that work has run (or nothing was recorded)
+
+private:
+    const CudaContext& ctx_;
+    lf_cuda_event* ev_ = nullptr;
+};
+
+}  // namespace lf
