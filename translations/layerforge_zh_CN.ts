@@ -2668,6 +2668,22 @@ Estimated training memory at batch %5: %6</source>
         <source>%1 is not available on %2: %3</source>
         <translation>%1 在 %2 上不可用：%3</translation>
     </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Grow on demand</source>
+        <translation>按需增长</translation>
+    </message>
+    <message>
+        <source>Runs on a GPU: &quot;Grow on demand&quot; takes device memory as the run needs it; a limit caps what the run may hold on the device, and a plan that needs more stops before it starts, saying which batch size fits. Runs on the CPU ignore it.</source>
+        <translation>在 GPU 上训练时：“按需增长”按运行所需占用显存；设定上限后，运行在设备上占用的显存不超过该值，需要更多显存的计划会在开始前停止，并给出可行的批大小。在 CPU 上训练时忽略此设置。</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::TrainingWorker</name>

@@ -51,7 +51,7 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
       epochs_(spin(1, 100000)), batch_(spin(1, 65536)), loss_(new QComboBox), metrics_(new QLineEdit),
       early_(new QGroupBox(tr("Early stopping"))), monitor_(new QComboBox), patience_(spin(0, 10000)),
       restoreBest_(new QCheckBox(tr("Restore the best weights"))), seed_(spin(0, INT32_MAX)),
-      memoryLimit_(spin(0, INT32_MAX)), precision_(new QComboBox), precisionNote_(new QLabel) {
+      memoryLimit_(spin(0, INT32_MAX)), gpuMemoryLimit_(spin(0, INT32_MAX)), precision_(new QComboBox), precisionNote_(new QLabel) {
     optimizer_->addItems(qlist(optimizer_types()));
     learningRate_->setDecimals(6);
     learningRate_->setRange(1e-6, 10.0);
@@ -69,6 +69,14 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
     memoryLimit_->setSpecialValueText(tr("No limit"));
     memoryLimit_->setSingleStep(256);
     memoryLimit_->setToolTip(tr("A run whose memory estimate exceeds this stops before it allocates"));
+    // The tutorial's two GPU memory policies: tf.config.experimental.set_memory_growth and a
+    // logical device's memory_limit.
+    gpuMemoryLimit_->setSuffix(tr(" MiB"));
+    gpuMemoryLimit_->setSpecialValueText(tr("Grow on demand"));
+    gpuMemoryLimit_->setSingleStep(1024);
+    gpuMemoryLimit_->setToolTip(tr("Runs on a GPU: \"Grow on demand\" takes device memory as the run needs it; a "
+                                   "limit caps what the run may hold on the device, and a plan that needs more stops "
+                                   "before it starts, saying which batch size fits. Runs on the CPU ignore it."));
     for (Precision p : kPrecisions) precision_->addItem(to_string(p), QString(to_string(p)));  // Keras' names
     precision_->setToolTip(tr("mixed_bfloat16: the heavy layers compute in bfloat16 and activations are stored in "
                               "bfloat16; weights, optimizer state, loss and metrics stay float32"));
@@ -92,6 +100,7 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
     form->addRow(tr("Metrics"), metrics_);
     form->addRow(tr("Seed"), seed_);
     form->addRow(tr("Memory limit"), memoryLimit_);
+    form->addRow(tr("GPU memory"), gpuMemoryLimit_);
     form->addRow(tr("Precision"), precision_);
     form->addRow(QString(), precisionNote_);
     auto* layout = new QVBoxLayout(this);
@@ -101,7 +110,7 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
 
     for (QComboBox* c : {optimizer_, schedule_, loss_, precision_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainingSettingsForm::commit);
     connect(monitor_, &QComboBox::currentTextChanged, this, &TrainingSettingsForm::commit);
-    for (QSpinBox* s : {epochs_, batch_, patience_, seed_, memoryLimit_}) connect(s, &QSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
+    for (QSpinBox* s : {epochs_, batch_, patience_, seed_, memoryLimit_, gpuMemoryLimit_}) connect(s, &QSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
     connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
     for (QLineEdit* e : {optimizerParams_, scheduleParams_, metrics_}) connect(e, &QLineEdit::editingFinished, this, &TrainingSettingsForm::commit);
     connect(early_, &QGroupBox::toggled, this, &TrainingSettingsForm::commit);
@@ -130,6 +139,7 @@ void TrainingSettingsForm::load() {
     metrics_->setText(qlist(t.metrics).join(", "));
     seed_->setValue(int(t.seed));
     memoryLimit_->setValue(int(std::min<std::int64_t>(t.memory_limit_mb, INT32_MAX)));
+    gpuMemoryLimit_->setValue(int(std::min<std::int64_t>(t.gpu_memory_limit_mib, INT32_MAX)));
     precision_->setCurrentIndex(precision_->findData(QString(to_string(t.precision))));
     const NamedConfig* es = findCallback(t, "EarlyStopping");
     early_->setChecked(es != nullptr);
@@ -164,6 +174,7 @@ TrainingConfig TrainingSettingsForm::edited() const {
         if (!m.trimmed().isEmpty()) t.metrics.push_back(m.trimmed().toStdString());
     t.seed = seed_->value();
     t.memory_limit_mb = memoryLimit_->value();
+    t.gpu_memory_limit_mib = gpuMemoryLimit_->value();
     t.precision = parse_precision(precision_->currentData().toString().toStdString()).value_or(t.precision);
     std::erase_if(t.callbacks, [](const NamedConfig& c) { return c.type == "EarlyStopping"; });
     if (early_->isChecked()) {

@@ -1,7 +1,7 @@
 #pragma once
 // The project's training settings as a form: optimizer and its parameters, learning rate and
-// schedule, epochs, batch size, loss, metrics, early stopping, seed, memory limit, precision
-// policy. Every edit is a SetTrainingCommand on the document (consecutive edits merge into one
+// schedule, epochs, batch size, loss, metrics, early stopping, seed, memory limit, GPU memory
+// policy (grow on demand or a limit), precision policy. Every edit is a SetTrainingCommand on the document (consecutive edits merge into one
 // undo step); the form follows the document on undo, redo and load. A policy the run's device
 // cannot run fast is shown disabled, with the engine's reason beside the choice.
 #include <QWidget>
@@ -41,6 +41,7 @@ public:
     QCheckBox* earlyRestoreBest() const { return restoreBest_; }
     QSpinBox* seed() const { return seed_; }
     QSpinBox* memoryLimit() const { return memoryLimit_; }  // MB; 0 shows "No limit"
+    QSpinBox* gpuMemoryLimit() const { return gpuMemoryLimit_; }  // MiB; 0 shows "Grow on demand"
     QComboBox* precision() const { return precision_; }      // item data: the policy's name
     QLabel* precisionNote() const { return precisionNote_; }  // why a policy is disabled; hidden when none is
 
@@ -70,6 +71,7 @@ private:
     QCheckBox* restoreBest_;
     QSpinBox* seed_;
     QSpinBox* memoryLimit_;
+    QSpinBox* gpuMemoryLimit_;
     QComboBox* precision_;
     QLabel* precisionNote_;
     QString device_ = QStringLiteral("cpu");
