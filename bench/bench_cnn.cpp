@@ -4,7 +4,8 @@
 // For each batch size:
 //   train:     lf::Trainer::fit over the first --limit training images for --epochs epochs;
 //              images/s per epoch (median, min..max) and per-step latency (median / p90).
-//   inference: an inference Plan's forward() over the 10,000 test images (full batches).
+//   inference: an inference Plan's forward() over the 10,000 test images (full batches), under
+//              the same precision policy as the training.
 //   GFLOP/s:   training images/s x 3 x forward FLOPs per image (forward + backward data +
 //              backward weights), against the matmul ceiling measured here with oneDNN's sgemm
 //              (2048^3, best of 5) at the same thread count.
@@ -12,7 +13,8 @@
 //
 // Usage: bench_cnn [--project FILE] [--batch 50,128] [--epochs 2] [--limit 12000] [--threads N]
 //                  [--precision float32|mixed_bfloat16] [--json]
-//   --precision overrides the project's training.precision (the training runs only).
+//   --precision overrides the project's training.precision, for training and inference alike
+//   (PyTorch's autocast covers both in pytorch_cnn.py).
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <sys/resource.h>
@@ -42,9 +44,9 @@ double sgemm_gflops() {
     return best;
 }
 
-double inference_ips(lf::Model& model, const lf::TensorDataset& test, std::int64_t batch) {
+double inference_ips(lf::Model& model, const lf::TensorDataset& test, std::int64_t batch, lf::Precision precision) {
     auto device = lf::load_model(model, "cpu");
-    auto plan = device->make_plan({.batch = batch, .mode = lf::PlanMode::Infer});
+    auto plan = device->make_plan({.batch = batch, .mode = lf::PlanMode::Infer, .precision = precision});
     const std::int64_t steps = test.size() / batch;
     plan->forward();  // warm-up
     auto t = Clock::now();
@@ -99,7 +101,7 @@ int main(int argc, char** argv) {
             Stats st = run_fit(proj, data.train, b, epochs);
             lf::Model model(proj.graph);
             model.init_weights(1);
-            rows.push_back({b, st, inference_ips(model, data.test, b)});
+            rows.push_back({b, st, inference_ips(model, data.test, b, proj.training.precision)});
         }
         const double rss = peak_rss_mb();
         if (json) {
