@@ -13,6 +13,7 @@
 
 #include <sys/wait.h>
 
+#include <atomic>
 #include <csignal>
 
 #include <fstream>
@@ -350,6 +351,42 @@ PRAGMA user_version=1;)");
         sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
         sqlite3_close(other);
         store.create_run({.name = "r", .graph = "{}", .settings = "{}"});
+    }
+
+    // A run creating its store while the studio opens the same new file to read it (the
+    // checkpoint browser after a run starts): SQLite returns "database is locked" at once,
+    // without waiting, when two connections switch a fresh file to WAL together. Both must open.
+    void a_new_store_opened_twice_at_once_opens_both_times() {
+        for (int round = 0; round < 100; ++round) {
+            const std::string path = fresh();
+            std::string errors[2];
+            std::atomic<bool> go{false};
+            // The reader tries until the file is there (before, "no run store yet" is its answer).
+            std::thread reader([&] {
+                while (!go) {
+                }
+                for (;;) {
+                    try {
+                        lf::RunStore store(path, false);
+                        store.runs();
+                        return;
+                    } catch (const lf::Error& e) {
+                        if (std::string(e.what()).find("no run store yet") != std::string::npos) continue;
+                        errors[1] = e.what();
+                        return;
+                    }
+                }
+            });
+            go = true;
+            try {
+                lf::RunStore store(path);
+                store.create_run({.name = "r", .graph = "{}", .settings = "{}"});
+            } catch (const lf::Error& e) {
+                errors[0] = e.what();
+            }
+            reader.join();
+            QVERIFY2(errors[0].empty() && errors[1].empty(), qPrintable(QString::fromStdString(errors[0] + " | " + errors[1])));
+        }
     }
 
     // Disk use stays bounded during a run: 30 checkpoints of 1 MB with keep 5 (and a reader

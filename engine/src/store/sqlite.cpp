@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <filesystem>
 
 #include "layerforge/core/error.h"
@@ -52,16 +54,24 @@ Db::Db(const std::string& path, bool create, bool read_only, int busy_timeout_ms
     try {
         // A file that is not a database fails here, on the first read.
         // Large pages keep a checkpoint blob's overflow chain short; only a new file takes it.
-        const std::string opening = "opening the run store";
-        if (!read_only) {
-            exec("PRAGMA page_size=65536", opening);
-            exec("PRAGMA journal_mode=WAL", opening);
-            // SQLite's default checkpoints the log every 1000 pages: 64 MB here. Bound it to 4 MB.
-            exec("PRAGMA wal_autocheckpoint=64", opening);
-            exec("PRAGMA journal_size_limit=4194304", opening);
+        // SQLite answers SQLITE_BUSY at once, without its busy handler, when two connections
+        // switch a file to WAL together (a run creating its store while the studio opens it to
+        // read): the settings are tried again until the busy timeout has passed. They are
+        // idempotent.
+        const char* settings = read_only ? "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON"
+                                         : "PRAGMA page_size=65536; PRAGMA journal_mode=WAL; "
+                                           // SQLite's default checkpoints the log every 1000
+                                           // pages: 64 MB here. Bound it to 4 MB.
+                                           "PRAGMA wal_autocheckpoint=64; PRAGMA journal_size_limit=4194304; "
+                                           "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON";
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+        for (;;) {
+            const int rc = sqlite3_exec(db_, settings, nullptr, nullptr, nullptr);
+            if (rc == SQLITE_OK) break;
+            const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+            if (!busy || std::chrono::steady_clock::now() >= deadline) fail(rc, "opening the run store");
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-        exec("PRAGMA synchronous=FULL", opening);
-        exec("PRAGMA foreign_keys=ON", opening);
     } catch (...) {
         sqlite3_close_v2(db_);  // the destructor does not run when the constructor throws
         db_ = nullptr;
