@@ -2309,8 +2309,8 @@ Estimated training memory at batch %5: %6</source>
         <translation>精度：%1</translation>
     </message>
     <message>
-        <source>Precision: %1 (%2 of %3 layers compute in bfloat16)</source>
-        <translation>精度：%1（%3 层中有 %2 层以 bfloat16 计算）</translation>
+        <source>Precision: %1 (%2 of %3 layers compute in %4)</source>
+        <translation>精度：%1（%3 层中有 %2 层以 %4 计算）</translation>
     </message>
 </context>
 <context>
@@ -2657,10 +2657,6 @@ Estimated training memory at batch %5: %6</source>
         <translation>内存上限</translation>
     </message>
     <message>
-        <source>mixed_bfloat16: the heavy layers compute in bfloat16 and activations are stored in bfloat16; weights, optimizer state, loss and metrics stay float32</source>
-        <translation>mixed_bfloat16：计算量大的层以 bfloat16 计算，激活值以 bfloat16 存储；权重、优化器状态、损失和指标仍为 float32</translation>
-    </message>
-    <message>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
@@ -2683,6 +2679,10 @@ Estimated training memory at batch %5: %6</source>
     <message>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>mixed_bfloat16 / mixed_float16: the heavy layers compute in 16 bits and activations are stored in 16 bits; weights, optimizer state, loss and metrics stay float32. mixed_float16 (GPUs) scales the loss dynamically so small gradients survive</source>
+        <translation>mixed_bfloat16 / mixed_float16：计算量大的层以 16 位计算，激活值以 16 位存储；权重、优化器状态、损失和指标保持 float32。mixed_float16（GPU）会动态缩放损失，使较小的梯度不被舍为零</translation>
     </message>
 </context>
 <context>

@@ -56,19 +56,24 @@ Json precision_report(const Project& p, const MemoryBreakdown& m, bool asked, co
         out.line("  per-layer types not listed: the plan does not fit this machine");
         return j;
     }
+    if (policy == Precision::MixedFloat16 && !reason.empty()) {  // the CPU has no float16 kernels to list
+        out.line("  per-layer types not listed: no float16 kernels here");
+        return j;
+    }
     const PlanProfile steps = describe_training_plan(p);
     const bool list = asked || policy != Precision::Float32;
     if (list) out.line("  " + pad("Layer (type)", 32) + "Computes in");
-    std::size_t bf16 = 0;
+    std::size_t half = 0;
+    const DType half_type = compute_dtype(policy == Precision::Float32 ? Precision::MixedBFloat16 : policy);
     Json layers = Json::array();
     for (const LayerProfile& step : steps) {
         const Node* n = p.graph.find(step.node);
         if (list) out.line("  " + pad(n ? n->name + " (" + n->type + ")" : step.node, 32) + to_string(step.compute));
         layers.push_back({{"id", step.node}, {"compute", to_string(step.compute)}, {"bytes", step.bytes}});
-        bf16 += step.compute == DType::BFloat16;
+        half += step.compute != DType::Float32;
     }
-    out.line("  " + std::to_string(bf16) + " of " + std::to_string(steps.size()) +
-             " layers compute in bfloat16, the others in float32");
+    out.line("  " + std::to_string(half) + " of " + std::to_string(steps.size()) + " layers compute in " +
+             to_string(half_type) + ", the others in float32");
     j["layers"] = layers;
     return j;
 }
@@ -149,7 +154,7 @@ Command info_command() {
              "(default: the project's), and under mixed_bfloat16 the type each layer computes in; exits 2\n"
              "and lists the problems when the graph is invalid.",
              {{"batch-size", "N", "estimate the memory for this batch size"},
-              {"precision", "P", "float32 or mixed_bfloat16: estimate and list the layers' types under this policy"},
+              {"precision", "P", "float32, mixed_bfloat16 or mixed_float16: estimate and list the layers' types under this policy"},
               kJsonOption}},
             run_info};
 }

@@ -57,8 +57,8 @@ Command devices_command();
 // Shared by the commands that take a project.
 inline const OptionSpec kJsonOption{"json", "", "print JSON lines instead of text"};
 inline const OptionSpec kPrecisionOption{"precision", "P",
-                                         "float32 or mixed_bfloat16 (overrides training.precision); refused with "
-                                         "the reason where the device has no fast bfloat16"};
+                                         "float32, mixed_bfloat16 or mixed_float16 (overrides training.precision); "
+                                         "refused with the reason where the device has no fast kernels for it"};
 inline const OptionSpec kGpuMemoryOption{"gpu-memory-limit", "MIB",
                                          "never hold more than MIB of a GPU's memory (overrides "
                                          "training.gpu_memory_limit_mib; 0: grow on demand)"};

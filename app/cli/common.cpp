@@ -66,9 +66,7 @@ std::optional<Precision> precision_option(const Args& args) {
     const auto name = args.value("precision");
     if (!name) return std::nullopt;
     if (auto p = parse_precision(*name)) return p;
-    std::string choices;
-    for (Precision p : kPrecisions) choices += (choices.empty() ? "" : " or ") + std::string(to_string(p));
-    throw input_error("option --precision expects " + choices + ", got '" + *name + "'");
+    throw input_error("option --precision expects " + precision_choices() + ", got '" + *name + "'");
 }
 
 void apply_data_options(const Args& args, Project& p) {

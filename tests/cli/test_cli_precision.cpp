@@ -61,7 +61,7 @@ private Q_SLOTS:
         for (const char* command : {"train", "evaluate", "info"}) {
             const CliRun r = cli({command, p, "--precision", "bfloat16"});
             QCOMPARE(r.code, 2);
-            QVERIFY2(r.err.contains("option --precision expects float32 or mixed_bfloat16, got 'bfloat16'"), qPrintable(r.err));
+            QVERIFY2(r.err.contains("option --precision expects float32 or mixed_bfloat16 or mixed_float16, got 'bfloat16'"), qPrintable(r.err));
         }
     }
 
@@ -97,6 +97,27 @@ private Q_SLOTS:
         QCOMPARE(j["precision"]["policy"], "mixed_bfloat16");
         QCOMPARE(j["precision"]["supported"], false);
         QVERIFY(j["precision"]["reason"].get<std::string>().find(kReason) != std::string::npos);
+    }
+
+    // mixed_float16 is a GPU policy: the CPU refuses it on every command that runs a plan, and
+    // info says so while still estimating the memory at 2 bytes an activation.
+    void the_cpu_refuses_mixed_float16_with_the_reason() {
+        const QString p = project("float16");
+        const CliRun train = cli(small({"train", p, "--precision", "mixed_float16"}));
+        QCOMPARE(train.code, 2);
+        QVERIFY2(train.err.contains("no float16 kernels") && train.err.contains("mixed_float16"), qPrintable(train.err));
+        QVERIFY(!QFile::exists(QString::fromStdString(store_of(p))));
+        QCOMPARE(cli(small({"train", p, "--epochs", "1"})).code, 0);  // weights to evaluate
+        const CliRun evaluate = cli(small({"evaluate", p, "--precision", "mixed_float16"}));
+        QCOMPARE(evaluate.code, 2);
+        QVERIFY2(evaluate.err.contains("no float16 kernels"), qPrintable(evaluate.err));
+        const CliRun info = cli({"info", p, "--json", "--precision", "mixed_float16"});
+        QCOMPARE(info.code, 0);
+        const json j = last_event(info, "result");
+        QCOMPARE(j["precision"]["policy"], "mixed_float16");
+        QCOMPARE(j["precision"]["supported"], false);
+        const json f32 = last_event(cli({"info", p, "--json"}), "result");
+        QVERIFY(j["memory"]["activations"].get<double>() < f32["memory"]["activations"].get<double>());
     }
 
     void info_lists_the_layers_types_and_the_estimate_under_the_policy() {

@@ -177,7 +177,9 @@ private Q_SLOTS:
         r.settings = R"({"training": {"precision": "mixed_bfloat16"}})";
         QCOMPARE(run_precision(r), Precision::MixedBFloat16);
         r.settings = R"({"training": {"precision": "mixed_float16"}})";
-        LF_EXPECT_RUNTIME_ERROR(run_precision(r), "unknown precision \"mixed_float16\"");
+        QCOMPARE(run_precision(r), Precision::MixedFloat16);
+        r.settings = R"({"training": {"precision": "mixed_float8"}})";
+        LF_EXPECT_RUNTIME_ERROR(run_precision(r), "unknown precision \"mixed_float8\"");
 
         Project p = tutorial_mlp(Precision::Float32);
         p.dataset.limit_train = 40;

@@ -65,10 +65,15 @@ private Q_SLOTS:
         auto* form = window.findChild<TrainingSettingsForm*>();
         QVERIFY(form);
         QComboBox* choice = form->precision();
-        QCOMPARE(choice->count(), 2);
+        QCOMPARE(choice->count(), 3);
         QCOMPARE(choice->currentData().toString(), QString("float32"));
         auto* items = qobject_cast<QStandardItemModel*>(choice->model());
         QVERIFY(items->item(0)->isEnabled() && items->item(1)->isEnabled());
+        // mixed_float16 is for GPUs: disabled on the CPU with the reason as its tooltip, but no
+        // note beside the choice while a mixed policy is left (mixed_bfloat16).
+        const int f16 = choice->findData("mixed_float16");
+        QVERIFY(f16 >= 0 && !items->item(f16)->isEnabled());
+        QVERIFY(choice->itemData(f16, Qt::ToolTipRole).toString().contains("no float16 kernels"));
         QVERIFY(form->precisionNote()->isHidden());
 
         choice->setCurrentIndex(choice->findData("mixed_bfloat16"));
@@ -79,6 +84,12 @@ private Q_SLOTS:
         QCOMPARE(choice->currentData().toString(), QString("float32"));  // the form follows the document
         window.document()->undoStack()->redo();
         QCOMPARE(choice->currentData().toString(), QString("mixed_bfloat16"));
+        // A project that says mixed_float16 keeps it selected, and the note says why it cannot run here.
+        choice->setCurrentIndex(f16);
+        QCOMPARE(window.document()->project().training.precision, Precision::MixedFloat16);
+        QVERIFY(!form->precisionNote()->isHidden());
+        QVERIFY2(form->precisionNote()->text().contains("mixed_float16 is not available on cpu"),
+                 qPrintable(form->precisionNote()->text()));
     }
 
     void theSummaryDockAndTheEstimateFollowThePolicy() {

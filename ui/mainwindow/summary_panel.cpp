@@ -59,14 +59,14 @@ void SummaryPanel::refresh() {
         if (byId.count(e.from.node)) inputsOf[e.to.node][e.to.port] = QString::fromStdString(byId[e.from.node]->name);
     const std::map<std::string, DType>& compute = memory_->computeTypes();
     QList<QTreeWidgetItem*> rows;
-    int bf16 = 0;
+    int half = 0;
     for (const std::string& id : ids) {
         const Node& n = *byId[id];
         const NodeInfo& info = a.nodes.at(id);
         QStringList inputs;
         for (const auto& [port, name] : inputsOf[id]) inputs << name;
         const auto type = compute.find(id);
-        bf16 += type != compute.end() && type->second == DType::BFloat16;
+        half += type != compute.end() && type->second != DType::Float32;
         auto* row = new QTreeWidgetItem({tr("%1 (%2)").arg(QString::fromStdString(n.name), QString::fromStdString(n.type)),
                                          info.shaped ? QString::fromStdString(info.layer.output.str()) : tr("?"),
                                          formatCount(info.param_count), inputs.join(", "),
@@ -78,10 +78,12 @@ void SummaryPanel::refresh() {
     }
     table_->addTopLevelItems(rows);
     table_->setUpdatesEnabled(true);
-    const QString policy = QString(to_string(doc_->project().training.precision));
+    const Precision p = doc_->project().training.precision;
+    const QString policy = QString(to_string(p));
+    const QString halfType = to_string(compute_dtype(p == Precision::Float32 ? Precision::MixedBFloat16 : p));
     precision_->setText(memory_->pending() || compute.empty()
                             ? tr("Precision: %1").arg(policy)
-                            : tr("Precision: %1 (%2 of %3 layers compute in bfloat16)").arg(policy).arg(bf16).arg(rows.size()));
+                            : tr("Precision: %1 (%2 of %3 layers compute in %4)").arg(policy).arg(half).arg(rows.size()).arg(halfType));
     totals_->setText(tr("Total params: %1\nTrainable params: %2\nNon-trainable params: %3\nFLOPs per sample (forward): %4\n"
                         "Estimated training memory at batch %5: %6")
                          .arg(formatCount(a.total_params), formatCount(a.trainable_params),

@@ -78,8 +78,9 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
                                    "limit caps what the run may hold on the device, and a plan that needs more stops "
                                    "before it starts, saying which batch size fits. Runs on the CPU ignore it."));
     for (Precision p : kPrecisions) precision_->addItem(to_string(p), QString(to_string(p)));  // Keras' names
-    precision_->setToolTip(tr("mixed_bfloat16: the heavy layers compute in bfloat16 and activations are stored in "
-                              "bfloat16; weights, optimizer state, loss and metrics stay float32"));
+    precision_->setToolTip(tr("mixed_bfloat16 / mixed_float16: the heavy layers compute in 16 bits and activations "
+                              "are stored in 16 bits; weights, optimizer state, loss and metrics stay float32. "
+                              "mixed_float16 (GPUs) scales the loss dynamically so small gradients survive"));
     precisionNote_->setWordWrap(true);
     updatePrecisionChoices();
 
@@ -109,6 +110,7 @@ TrainingSettingsForm::TrainingSettingsForm(ProjectDocument* doc, QWidget* parent
     layout->addWidget(early_);
 
     for (QComboBox* c : {optimizer_, schedule_, loss_, precision_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainingSettingsForm::commit);
+    connect(precision_, &QComboBox::currentIndexChanged, this, &TrainingSettingsForm::updatePrecisionChoices);
     connect(monitor_, &QComboBox::currentTextChanged, this, &TrainingSettingsForm::commit);
     for (QSpinBox* s : {epochs_, batch_, patience_, seed_, memoryLimit_, gpuMemoryLimit_}) connect(s, &QSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
     connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainingSettingsForm::commit);
@@ -194,11 +196,14 @@ void TrainingSettingsForm::setDevice(const QString& device) {
     updatePrecisionChoices();
 }
 
-// Each policy the device would only emulate is disabled with the engine's reason as its tooltip
-// and beside the choice. The project's policy stays selected even then: Start reports the refusal.
+// Each policy the device would only emulate is disabled with the engine's reason as its tooltip.
+// The reasons are also shown beside the choice when no mixed policy is left or the selected one
+// is disabled (mixed_float16 is disabled on every CPU: that alone is no news). The project's
+// policy stays selected even then: Start reports the refusal.
 void TrainingSettingsForm::updatePrecisionChoices() {
     auto* items = qobject_cast<QStandardItemModel*>(precision_->model());
     QStringList notes;
+    bool mixed_left = false, selected_disabled = false;
     for (int i = 0; i < precision_->count(); ++i) {
         const Precision p = *parse_precision(precision_->itemData(i).toString().toStdString());
         std::string reason;
@@ -209,11 +214,14 @@ void TrainingSettingsForm::updatePrecisionChoices() {
         }
         items->item(i)->setEnabled(reason.empty());
         items->item(i)->setToolTip(reason.empty() ? QString() : QString::fromStdString(reason));
+        mixed_left = mixed_left || (reason.empty() && p != Precision::Float32);
+        selected_disabled = selected_disabled || (!reason.empty() && i == precision_->currentIndex());
         if (!reason.empty())
             notes << tr("%1 is not available on %2: %3").arg(precision_->itemText(i), device_, QString::fromStdString(reason));
     }
-    precisionNote_->setText(notes.join('\n'));
-    precisionNote_->setVisible(!notes.isEmpty());
+    const bool explain = !notes.isEmpty() && (!mixed_left || selected_disabled);
+    precisionNote_->setText(explain ? notes.join('\n') : QString());
+    precisionNote_->setVisible(explain);
 }
 
 void TrainingSettingsForm::commit() {

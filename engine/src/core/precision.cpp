@@ -6,7 +6,7 @@ namespace lf {
 
 namespace {
 
-constexpr const char* kNames[] = {"float32", "mixed_bfloat16"};
+constexpr const char* kNames[] = {"float32", "mixed_bfloat16", "mixed_float16"};
 static_assert(std::size(kNames) == std::size(kPrecisions), "one name per Precision");
 
 }  // namespace
@@ -19,6 +19,12 @@ std::optional<Precision> parse_precision(std::string_view text) {
     return std::nullopt;
 }
 
-const char* to_string(DType t) { return t == DType::BFloat16 ? "bfloat16" : "float32"; }
+std::string precision_choices() {
+    std::string out;
+    for (Precision p : kPrecisions) out += (out.empty() ? "" : " or ") + std::string(to_string(p));
+    return out;
+}
+
+const char* to_string(DType t) { return t == DType::BFloat16 ? "bfloat16" : t == DType::Float16 ? "float16" : "float32"; }
 
 }  // namespace lf

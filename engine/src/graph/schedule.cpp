@@ -73,8 +73,8 @@ public:
         s_.output_width = a_.nodes.at(out_id).layer.output.elements();
         if (s_.options.training && last.grad == kNoBuffer) last.grad = grad_of_[out_id] = new_buffer(last.count, BufferKind::Gradient);
         s_.output_grad = last.grad;
-        if (s_.options.precision == Precision::MixedBFloat16) {
-            for (PlannedBuffer& b : s_.buffers) b.dtype = DType::BFloat16;
+        if (s_.options.precision != Precision::Float32) {
+            for (PlannedBuffer& b : s_.buffers) b.dtype = compute_dtype(s_.options.precision);
             for (int id : {s_.output, s_.output_grad})
                 if (id != kNoBuffer) s_.buffers[std::size_t(id)].dtype = DType::Float32;
         }

@@ -86,7 +86,7 @@ void set_setting(Project& p, const std::string& name, const nlohmann::json& v) {
         t.optimizer.type = v.get<std::string>();
     } else if (name == "precision") {
         const std::optional<Precision> policy = v.is_string() ? parse_precision(v.get<std::string>()) : std::nullopt;
-        if (!policy) throw bad_value(name, v, "must be float32 or mixed_bfloat16");
+        if (!policy) throw bad_value(name, v, "must be " + precision_choices());
         t.precision = *policy;
     } else if (name.rfind("optimizer.", 0) == 0) {
         t.optimizer.params[name.substr(10)] = number(name, v);

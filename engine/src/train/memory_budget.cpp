@@ -39,8 +39,8 @@ MemoryBreakdown training_memory_floor(const Model& model, Optimizer& optimizer, 
     std::int64_t largest = 0;
     for (const std::string& id : model.analysis().order)
         largest = std::max(largest, model.info(id).layer.output.elements());
-    // mixed_bfloat16 may store even the largest activation in bfloat16: a floor counts it so.
-    const std::size_t unit = precision == Precision::Float32 ? sizeof(float) : dtype_size(DType::BFloat16);
+    // A mixed policy may store even the largest activation in 16 bits: a floor counts it so.
+    const std::size_t unit = dtype_size(compute_dtype(precision));
     m.activations = saturated((unsigned __int128)std::uint64_t(largest) * std::uint64_t(batch) * unit);
     return m;
 }

@@ -32,8 +32,9 @@ struct ScheduleOptions {
     std::uint64_t seed = 0;    // base of the steps' random streams (dropout masks)
     bool input_grads = false;  // also compute d(loss)/d(input)
     bool fuse = true;          // the rewrites below, where legal
-    // mixed_bfloat16: every buffer is bfloat16 except the output layer's output and its
-    // gradient, which the loss reads and writes in float32 (Keras keeps the last layer float32).
+    // A mixed policy: every buffer is of its compute type (compute_dtype) except the output
+    // layer's output and its gradient, which the loss reads and writes in float32 (Keras keeps
+    // the last layer float32).
     Precision precision = Precision::Float32;
 };
 

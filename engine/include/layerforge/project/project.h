@@ -55,7 +55,8 @@ struct TrainingConfig {
     // so every run of the project starts from the same weights.
     std::string initial_weights;
     // The precision policy of every plan a run builds (training, evaluation, prediction):
-    // "precision": "float32" (the default, left out of the file) or "mixed_bfloat16".
+    // "precision": "float32" (the default, left out of the file), "mixed_bfloat16" or
+    // "mixed_float16" (GPUs, with dynamic loss scaling).
     Precision precision = Precision::Float32;
     bool operator==(const TrainingConfig&) const = default;
 };

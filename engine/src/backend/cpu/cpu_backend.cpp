@@ -108,6 +108,7 @@ public:
     // oneDNN emulates bfloat16 below avx512_core_bf16, 3-4x slower than float32: refused.
     std::string precision_unsupported(Precision precision, const std::string& device) const override {
         if (!has_device(device)) return "the CPU backend has no device '" + device + "'";
+        if (precision == Precision::MixedFloat16) return cpu_float16_refusal();
         if (precision != Precision::MixedBFloat16) return "";
         const unsigned bf16 = dnnl_cpu_isa_avx512_core_bf16;
         if ((unsigned(dnnl_get_effective_cpu_isa()) & bf16) == bf16) return "";
@@ -134,5 +135,10 @@ public:
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+std::string cpu_float16_refusal() {
+    return "the CPU backend has no float16 kernels (float16 arithmetic would be emulated, slower than float32): "
+           "mixed_float16 is for GPUs; mixed_bfloat16 is the CPU's mixed policy";
+}
 
 }  // namespace lf

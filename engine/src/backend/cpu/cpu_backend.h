@@ -12,6 +12,10 @@ namespace lf {
 
 std::unique_ptr<Backend> make_cpu_backend();
 
+// Why the CPU backend refuses mixed_float16: oneDNN 2.6 has float16 kernels only for
+// AVX512-FP16 CPUs and would emulate them here.
+std::string cpu_float16_refusal();
+
 // The CPU op of a running step (op_table.cpp), or null when the layer has nothing to run.
 // `types` are the types of setup's buffers: with bf16 among them, an op with a bfloat16 kernel
 // whose buffers are all bf16 computes in bf16, any other runs as a Float32Island.

@@ -64,6 +64,8 @@ struct CpuPlan::Impl {
     Impl(const Model& model, const PlanOptions& o, WeightMemory wm, bool count)
         : count_only(count), threads(choose_threads(model, o)),
           schedule(make_schedule(model, schedule_options(o), cpu_backward_reads_output)) {
+        // Counting only (estimate, describe): the buffers at 2 bytes, as on a device that runs it.
+        if (o.precision == Precision::MixedFloat16 && !count) throw input_error(cpu_float16_refusal());
         const core_detail::ThreadCount scope(threads);  // oneDNN sizes its kernels' work split now
         bytes.activations = schedule.bytes(BufferKind::Activation);
         bytes.gradients = schedule.bytes(BufferKind::Gradient);
