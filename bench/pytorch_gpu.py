@@ -8,7 +8,9 @@ softmax), so both sides train exactly one architecture; it starts from the expor
 (a few CPU steps made them, gpu_check.sh --bundle), which a speed comparison does not mind. Training as the
 project says for these templates: Adam(lr=1e-3, eps=1e-7 as Keras), sparse categorical
 cross-entropy of the probabilities (Keras clips them to [1e-7, 1 - 1e-7]), shuffled full batches,
-float32 with TF32 off (the Layerforge CUDA backend's precision). The images live on the GPU
+float32 with TF32 off (the Layerforge CUDA backend's precision), or with --autocast bf16/fp16
+PyTorch's mixed precision against Layerforge's mixed_bfloat16/mixed_float16 (torch.autocast on
+CUDA; fp16 with torch.amp.GradScaler, PyTorch's dynamic loss scaling). The images live on the GPU
 before the epoch, as a PyTorch user at their best would keep them.
 
 images/s: the epoch's images over its wall time (torch.cuda.synchronize() at both ends), after
@@ -18,7 +20,7 @@ tensors; the process's whole use, CUDA context included, is what gpu_check.sh sa
 nvidia-smi for both sides).
 
 Usage: python3 bench/pytorch_gpu.py --model-dir DIR --data DIR [--batch 50,128] [--limit N]
-       [--compile] [--json]
+       [--compile] [--autocast bf16|fp16] [--json]
 """
 import argparse
 import importlib.util
@@ -36,6 +38,7 @@ ap.add_argument("--data", required=True)
 ap.add_argument("--batch", default="50,128")
 ap.add_argument("--limit", type=int, default=None)
 ap.add_argument("--compile", action="store_true", help="torch.compile the model")
+ap.add_argument("--autocast", choices=["bf16", "fp16"], default=None, help="mixed precision")
 ap.add_argument("--json", action="store_true")
 args = ap.parse_args()
 
@@ -58,16 +61,25 @@ def train_epoch(x, y, batch):
     if args.compile:
         model = torch.compile(model)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-7)
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(args.autocast)
+    scaler = torch.amp.GradScaler("cuda") if args.autocast == "fp16" else None
     n = x.shape[0]
     steps = n // batch
     gen = torch.Generator(device="cuda").manual_seed(42)
 
     def step(idx):
         opt.zero_grad(set_to_none=True)
-        p = model(x[idx]).clamp(1e-7, 1 - 1e-7)
+        with torch.autocast("cuda", dtype=dtype, enabled=dtype is not None):
+            p = model(x[idx])
+        p = p.float().clamp(1e-7, 1 - 1e-7)  # the loss in float32, as Keras keeps the last layer
         loss = torch.nn.functional.nll_loss(torch.log(p), y[idx])
-        loss.backward()
-        opt.step()
+        if scaler:
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            opt.step()
         return loss
 
     warm = torch.randperm(n, device="cuda", generator=gen)
@@ -91,7 +103,7 @@ def main():
     y = torch.from_numpy(ys).cuda()
     rows = [train_epoch(x, y, int(b)) for b in args.batch.split(",")]
     info = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "images": int(x.shape[0]),
-            "compile": args.compile, "results": rows}
+            "compile": args.compile, "autocast": args.autocast, "results": rows}
     if args.json:
         print(json.dumps(info))
         return

@@ -18,7 +18,9 @@
 #                                   runs `ctest -L gpu` over it, then trains the tutorial CNN and
 #                                   the residual network one epoch on the GPU with layerforge-cli
 #                                   and with PyTorch (bench/pytorch_gpu.py) at batch 50 and 128,
-#                                   and prints images/s and the GPU memory peak of both sides.
+#                                   in float32, then mixed_bfloat16 and mixed_float16 (PyTorch's
+#                                   autocast, fp16 with its GradScaler), and prints images/s and
+#                                   the GPU memory peak of both sides.
 #                                   Every step is bounded so the whole stays under 8 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +30,7 @@ BUNDLE=$BUILD/gpu_bundle.tar.xz
 FASHION=${LF_FASHION_MNIST_DIR:-/usr/share/datasets/fashion-mnist}
 MODELS="fashion_cnn fashion_resnet"
 BATCHES="50 128"
+POLICIES=${POLICIES:-"float32 mixed_bfloat16 mixed_float16"}
 
 bundle() {
     set -e
@@ -180,41 +183,47 @@ compare_training() {
     local stage=$1 module=$2 work=$3 m b
     echo "== one epoch of Fashion-MNIST on the GPU: layerforge-cli --device cuda:0 and PyTorch"
     local table=$work/training_table.txt
-    printf '%-16s %6s %14s %14s %7s %12s %12s %14s\n' model batch "lf images/s" "torch images/s" ratio \
-        "lf peak MiB" "torch MiB" "torch alloc MiB" > "$table"
+    printf '%-16s %-15s %6s %14s %14s %7s %12s %12s %14s\n' model precision batch "lf images/s" "torch images/s" \
+        ratio "lf peak MiB" "torch MiB" "torch alloc MiB" > "$table"
+    local p
+    for p in $POLICIES; do
+    local autocast=
+    [ "$p" = mixed_bfloat16 ] && autocast="--autocast bf16"
+    [ "$p" = mixed_float16 ] && autocast="--autocast fp16"
     for m in $MODELS; do
         cp "resources/templates/$m.lfproj" "$work/$m.lfproj"
         for b in $BATCHES; do
             # The whole check has 8 minutes; a run takes well under a minute when all is well.
             if [ "$SECONDS" -gt 390 ]; then
-                printf '%-16s %6s %s\n' "$m" "$b" "not run: the check's 8 minutes are nearly spent" >> "$table"
+                printf '%-16s %-15s %6s %s\n' "$m" "$p" "$b" "not run: the check's 8 minutes are nearly spent" >> "$table"
                 continue
             fi
-            local log=$work/$m-$b.jsonl lf_ips=failed torch_ips=failed lf_peak torch_peak torch_alloc=-
+            local log=$work/$m-$p-$b.jsonl lf_ips=failed torch_ips=failed lf_peak torch_peak torch_alloc=-
             if LF_FASHION_MNIST_DIR=$stage/data LF_CUDA_MODULE=$module \
                 LD_LIBRARY_PATH="$stage/lib:$LF_CUDA_LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
                 with_gpu_peak "$work/peak" timeout 90 "$stage/bin/layerforge-cli" train "$work/$m.lfproj" \
-                --device cuda:0 --epochs 1 --batch-size "$b" --log-every 50 --json > "$log" 2> "$log.err"; then
+                --device cuda:0 --precision "$p" --epochs 1 --batch-size "$b" --log-every 50 --json > "$log" 2> "$log.err"; then
                 lf_ips=$(cli_images_per_s "$log" "$b" || echo failed)
             else
-                echo "layerforge-cli train $m at batch $b failed:"; tail -5 "$log.err"; grep -m3 '"failed"\|error' "$log"
+                echo "layerforge-cli train $m ($p) at batch $b failed:"; tail -5 "$log.err"; grep -m3 '"failed"\|error' "$log"
             fi
             lf_peak=$(cat "$work/peak")
-            local pj=$work/$m-$b.torch.json
+            local pj=$work/$m-$p-$b.torch.json
             if with_gpu_peak "$work/peak" timeout 90 python3 bench/pytorch_gpu.py --model-dir "$stage/pytorch/$m" \
-                --data "$stage/data" --batch "$b" --json > "$pj" 2> "$pj.err"; then
+                --data "$stage/data" --batch "$b" $autocast --json > "$pj" 2> "$pj.err"; then
                 torch_ips=$(torch_field "$pj" images_per_s)
                 torch_alloc=$(torch_field "$pj" peak_allocated_mib)
             else
-                echo "PyTorch $m at batch $b failed:"; tail -5 "$pj.err"
+                echo "PyTorch $m ($p) at batch $b failed:"; tail -5 "$pj.err"
             fi
             torch_peak=$(cat "$work/peak")
             local ratio=-
             [[ $lf_ips =~ ^[0-9]+$ && $torch_ips =~ ^[0-9]+$ && $torch_ips -gt 0 ]] &&
                 ratio=$(python3 -c "print('%.2f' % ($lf_ips / $torch_ips))")
-            printf '%-16s %6s %14s %14s %7s %12s %12s %14s\n' "$m" "$b" "$lf_ips" "$torch_ips" "$ratio" "$lf_peak" \
-                "$torch_peak" "$torch_alloc" >> "$table"
+            printf '%-16s %-15s %6s %14s %14s %7s %12s %12s %14s\n' "$m" "$p" "$b" "$lf_ips" "$torch_ips" "$ratio" \
+                "$lf_peak" "$torch_peak" "$torch_alloc" >> "$table"
         done
+    done
     done
     cat "$table"
 }

@@ -78,29 +78,38 @@ std::size_t x_size(const lf_cuda_conv_shape& s) { return std::size_t(s.n * s.h *
 std::size_t y_size(const lf_cuda_conv_shape& s) { return std::size_t(s.n * s.out_h * s.out_w * s.k); }
 std::size_t w_size(const lf_cuda_conv_shape& s) { return std::size_t(s.k * s.r * s.s * (s.c / s.groups)); }
 
-int conv_forward(lf_cuda_context*, lf_cuda_conv* c, int, const float* x, const float* w, float* y, void*, size_t,
+// float32 storage only: the stand-in's loops read and write floats.
+int conv_forward(lf_cuda_context*, lf_cuda_conv* c, int, const void* xv, const void* wv, void* yv, void*, size_t,
                  lf_cuda_error*) {
+    const auto *x = static_cast<const float*>(xv), *w = static_cast<const float*>(wv);
+    auto* y = static_cast<float*>(yv);
     ran.push_back(LF_CUDA_CONV_FORWARD);
     std::fill(y, y + y_size(host(c)->s), 0.f);
     for_each_tap(host(c)->s, [&](std::int64_t xi, std::int64_t yi, std::int64_t wi) { y[yi] += x[xi] * w[wi]; });
     return 0;
 }
-int conv_backward_data(lf_cuda_context*, lf_cuda_conv* c, int, const float* w, const float* dy, float* dx, void*, size_t,
-                       lf_cuda_error*) {
+int conv_backward_data(lf_cuda_context*, lf_cuda_conv* c, int, const void* wv, const void* dyv, void* dxv, void*,
+                       size_t, lf_cuda_error*) {
+    const auto *w = static_cast<const float*>(wv), *dy = static_cast<const float*>(dyv);
+    auto* dx = static_cast<float*>(dxv);
     ran.push_back(LF_CUDA_CONV_BACKWARD_DATA);
     std::fill(dx, dx + x_size(host(c)->s), 0.f);
     for_each_tap(host(c)->s, [&](std::int64_t xi, std::int64_t yi, std::int64_t wi) { dx[xi] += dy[yi] * w[wi]; });
     return 0;
 }
-int conv_backward_filter(lf_cuda_context*, lf_cuda_conv* c, int, const float* x, const float* dy, float* dw, void*,
+int conv_backward_filter(lf_cuda_context*, lf_cuda_conv* c, int, const void* xv, const void* dyv, void* dwv, void*,
                          size_t, lf_cuda_error*) {
+    const auto *x = static_cast<const float*>(xv), *dy = static_cast<const float*>(dyv);
+    auto* dw = static_cast<float*>(dwv);
     ran.push_back(LF_CUDA_CONV_BACKWARD_FILTER);
     std::fill(dw, dw + w_size(host(c)->s), 0.f);
     for_each_tap(host(c)->s, [&](std::int64_t xi, std::int64_t yi, std::int64_t wi) { dw[wi] += dy[yi] * x[xi]; });
     return 0;
 }
 
-int transpose(lf_cuda_context*, const float* src, float* dst, int64_t rows, int64_t cols, lf_cuda_error*) {
+int transpose(lf_cuda_context*, int, const void* sv, int, void* dv, int64_t rows, int64_t cols, lf_cuda_error*) {
+    const auto* src = static_cast<const float*>(sv);
+    auto* dst = static_cast<float*>(dv);
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = src[r * cols + c];
     return 0;
@@ -120,31 +129,37 @@ int pad_or_crop(const float* from, float* to, int64_t n, int64_t h, int64_t w, i
             }
     return 0;
 }
-int pad2d(lf_cuda_context*, const float* x, float* y, int64_t n, int64_t h, int64_t w, int64_t c, int t, int b, int l,
-          int r, lf_cuda_error*) {
-    return pad_or_crop<false>(x, y, n, h, w, c, t, b, l, r);
+int pad2d(lf_cuda_context*, int, const void* x, void* y, int64_t n, int64_t h, int64_t w, int64_t c, int t, int b,
+          int l, int r, lf_cuda_error*) {
+    return pad_or_crop<false>(static_cast<const float*>(x), static_cast<float*>(y), n, h, w, c, t, b, l, r);
 }
-int crop2d(lf_cuda_context*, const float* y, float* x, int64_t n, int64_t h, int64_t w, int64_t c, int t, int b, int l,
-           int r, lf_cuda_error*) {
-    return pad_or_crop<true>(y, x, n, h, w, c, t, b, l, r);
+int crop2d(lf_cuda_context*, int, const void* y, void* x, int64_t n, int64_t h, int64_t w, int64_t c, int t, int b,
+           int l, int r, lf_cuda_error*) {
+    return pad_or_crop<true>(static_cast<const float*>(y), static_cast<float*>(x), n, h, w, c, t, b, l, r);
 }
-int add_bias(lf_cuda_context*, float* y, const float* bias, int64_t rows, int64_t cols, lf_cuda_error*) {
+int add_bias(lf_cuda_context*, int, void* yv, const float* bias, int64_t rows, int64_t cols, lf_cuda_error*) {
+    auto* y = static_cast<float*>(yv);
     for (int64_t i = 0; i < rows * cols; ++i) y[i] += bias[i % cols];
     return 0;
 }
-int bias_grad(lf_cuda_context*, const float* dy, float* g, int64_t rows, int64_t cols, int accumulate, float*,
+int bias_grad(lf_cuda_context*, int, const void* dyv, float* g, int64_t rows, int64_t cols, int accumulate, float*,
               lf_cuda_error*) {
+    const auto* dy = static_cast<const float*>(dyv);
     if (!accumulate) std::fill(g, g + cols, 0.f);
     for (int64_t i = 0; i < rows * cols; ++i) g[i % cols] += dy[i];
     return 0;
 }
-int activation_forward(lf_cuda_context*, int kind, const float* x, float* y, size_t n, lf_cuda_error* e) {
+int activation_forward(lf_cuda_context*, int, int kind, const void* xv, void* yv, size_t n, lf_cuda_error* e) {
+    const auto* x = static_cast<const float*>(xv);
+    auto* y = static_cast<float*>(yv);
     if (kind != LF_CUDA_RELU) return fail(e, "the stand-in has relu only");
     for (size_t i = 0; i < n; ++i) y[i] = std::max(x[i], 0.f);
     return 0;
 }
-int activation_backward(lf_cuda_context*, int kind, const float* y, const float* dy, float* dx, size_t n,
+int activation_backward(lf_cuda_context*, int, int kind, const void* yv, const void* dyv, void* dxv, size_t n,
                         lf_cuda_error* e) {
+    const auto *y = static_cast<const float*>(yv), *dy = static_cast<const float*>(dyv);
+    auto* dx = static_cast<float*>(dxv);
     if (kind != LF_CUDA_RELU) return fail(e, "the stand-in has relu only");
     for (size_t i = 0; i < n; ++i) dx[i] = y[i] > 0 ? dy[i] : 0.f;
     return 0;

@@ -112,13 +112,17 @@ int sgemm(lf_cuda_context*, int ta, int tb, int64_t m, int64_t n, int64_t k, flo
             }
     });
 }
-int add_bias(lf_cuda_context*, float* y, const float* bias, int64_t rows, int64_t cols, lf_cuda_error*) {
+// The stand-in stores float32 only (the plans here are float32 ones).
+int add_bias(lf_cuda_context*, int, void* yv, const float* bias, int64_t rows, int64_t cols, lf_cuda_error*) {
+    auto* y = static_cast<float*>(yv);
     return on_stream([=] {
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t c = 0; c < cols; ++c) y[r * cols + c] += bias[c];
     });
 }
-int bias_grad(lf_cuda_context*, const float* dy, float* g, int64_t rows, int64_t cols, int acc, float*, lf_cuda_error*) {
+int bias_grad(lf_cuda_context*, int, const void* dyv, float* g, int64_t rows, int64_t cols, int acc, float*,
+              lf_cuda_error*) {
+    const auto* dy = static_cast<const float*>(dyv);
     return on_stream([=] {
         for (int64_t c = 0; c < cols; ++c) {
             float s = acc ? g[c] : 0.f;
@@ -127,25 +131,34 @@ int bias_grad(lf_cuda_context*, const float* dy, float* g, int64_t rows, int64_t
         }
     });
 }
-int act_fwd(lf_cuda_context*, int kind, const float* x, float* y, size_t n, lf_cuda_error* e) {
+int act_fwd(lf_cuda_context*, int, int kind, const void* xv, void* yv, size_t n, lf_cuda_error* e) {
+    const auto* x = static_cast<const float*>(xv);
+    auto* y = static_cast<float*>(yv);
     if (kind != LF_CUDA_RELU) return fail(e, "only relu here");
     return on_stream([=] {
         for (size_t i = 0; i < n; ++i) y[i] = x[i] > 0 ? x[i] : 0.f;
     });
 }
-int act_bwd(lf_cuda_context*, int, const float* y, const float* dy, float* dx, size_t n, lf_cuda_error*) {
+int act_bwd(lf_cuda_context*, int, int, const void* yv, const void* dyv, void* dxv, size_t n, lf_cuda_error*) {
+    const auto *y = static_cast<const float*>(yv), *dy = static_cast<const float*>(dyv);
+    auto* dx = static_cast<float*>(dxv);
     return on_stream([=] {
         for (size_t i = 0; i < n; ++i) dx[i] = y[i] > 0 ? dy[i] : 0.f;
     });
 }
-int multiply(lf_cuda_context*, float* dst, const float* src, size_t n, int64_t, int64_t, int, lf_cuda_error*) {
+int multiply(lf_cuda_context*, int, void* dv, const void* sv, size_t n, int64_t, int64_t, int, lf_cuda_error*) {
+    auto* dst = static_cast<float*>(dv);
+    const auto* src = static_cast<const float*>(sv);
     return on_stream([=] {
         for (size_t i = 0; i < n; ++i) dst[i] *= src[i];
     });
 }
 // Any mask that depends on the step the kernel reads when it runs.
-int dropout(lf_cuda_context*, const float* x, float* y, float* mask, size_t n, uint64_t seed, const uint64_t* step,
+int dropout(lf_cuda_context*, int, const void* xv, void* yv, void* mv, size_t n, uint64_t seed, const uint64_t* step,
             uint64_t first, uint64_t threshold, float scale, lf_cuda_error*) {
+    const auto* x = static_cast<const float*>(xv);
+    auto* y = static_cast<float*>(yv);
+    auto* mask = static_cast<float*>(mv);
     return on_stream([=] {
         const std::uint64_t base = lf::dropout::step_base(seed, *step);  // read when it runs, as the kernel does
         for (size_t i = 0; i < n; ++i) {
@@ -162,9 +175,10 @@ int update(lf_cuda_context*, const lf_cuda_update* u, const lf_cuda_update* d, f
            lf_cuda_error* e) {
     if (u->rule != LF_CUDA_SGD && u->rule != LF_CUDA_ADAM) return fail(e, "rule");
     return on_stream([=] {
+        if (d->skip && *d->skip) return;
         for (size_t i = 0; i < n; ++i) {
             if (d->rule == LF_CUDA_SGD) {
-                w[i] -= d->a * g[i];
+                w[i] -= d->a * (g[i] * d->grad_scale);
                 continue;
             }
             float* m = d->state[0];
@@ -267,12 +281,7 @@ lf_cuda_api host_api() {
 }
 const lf_cuda_api kApi = host_api();
 
-class HostDevice final : public lf::RawDeviceMemory {
-public:
-    void* allocate(std::size_t bytes, std::string&) override { return std::calloc(1, bytes); }
-    void release(void* p) override { std::free(p); }
-    std::uint64_t free_bytes() const override { return 1ull << 32; }
-};
+using HostDevice = lf::test::HostDeviceMemory;
 
 // ---- the model and its runs ---------------------------------------------------------------
 

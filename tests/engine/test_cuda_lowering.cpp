@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "backend/cuda/cuda_activation.h"
+#include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_conv_geometry.h"
 #include "backend/cuda/cuda_ops.h"
 #include "backend/cuda/cuda_plan.h"
@@ -403,6 +404,74 @@ private slots:
                 QCOMPARE(steps, lf::CudaPlan::estimate(m, p).total());
             }
         }
+    }
+
+    // Mixed policies (Note [Mixed precision on the CUDA backend]): every running step computes in
+    // the policy's 16-bit type except the output layer, which reads float32 copies of its inputs;
+    // the per-step bytes still add up to the estimate, and the activations take less room.
+    void mixed_plans_compute_in_16_bits_but_the_output_layer() {
+        for (const char* f : {"fashion_mlp", "fashion_cnn", "fashion_resnet", "mobilenet_v2_small"})
+            for (lf::Precision policy : {lf::Precision::MixedBFloat16, lf::Precision::MixedFloat16}) {
+                const lf::Model m(lf::load_project(templates_dir() + f + ".lfproj").graph);
+                const lf::PlanOptions o{.device = "cuda:0", .batch = 32, .mode = lf::PlanMode::Train, .precision = policy};
+                lf::PlanOptions f32 = o;
+                f32.precision = lf::Precision::Float32;
+                const lf::Schedule s = lf::make_schedule(
+                    m, {.batch = 32, .training = true, .fuse = false, .precision = policy}, lf::cuda_backward_reads_output);
+                const lf::PlanProfile steps = lf::CudaPlan::describe(m, o);
+                QCOMPARE(steps.size(), s.steps.size());
+                std::size_t total = 0, wide = 0, narrow = 0;
+                for (std::size_t i = 0; i < steps.size(); ++i) {
+                    total += steps[i].bytes;
+                    if (!s.steps[i].runs) continue;
+                    (steps[i].compute == lf::DType::Float32 ? wide : narrow) += 1;
+                    if (i == s.output_step) QCOMPARE(steps[i].compute, lf::DType::Float32);
+                    else QCOMPARE(steps[i].compute, lf::compute_dtype(policy));
+                }
+                QCOMPARE(wide, std::size_t(1));
+                QVERIFY(narrow > 0);
+                QCOMPARE(total, lf::CudaPlan::estimate(m, o).total());
+                QVERIFY(lf::CudaPlan::estimate(m, o).activations < lf::CudaPlan::estimate(m, f32).activations);
+                // The output layer's float32 copy of its input, and of that input's gradient.
+                const lf::ScheduledStep& out = s.steps[s.output_step];
+                const std::size_t in = s.buffers[std::size_t(out.in[0])].floats;
+                QVERIFY(steps[s.output_step].bytes >= 2 * in * sizeof(float));
+            }
+    }
+
+    void a_16_bit_dense_keeps_a_16_bit_copy_of_its_kernel() {
+        const lf::Model m(dense_graph("relu", 10));
+        const lf::Schedule s = schedule_of(m, 4);
+        const lf::ScheduledStep& dense = s.step("dense_1");
+        const std::size_t f32 = lf::cuda_op_needs(dense, 4, true, lf::DType::Float32).workspace_floats;
+        QCOMPARE(lf::cuda_op_needs(dense, 4, true, lf::DType::BFloat16).workspace_floats, f32 + 12 * 10 / 2);
+        QCOMPARE(lf::cuda_op_needs(dense, 4, true, lf::DType::Float16).workspace_floats, f32 + 12 * 10 / 2);
+    }
+
+    void mixed_policies_need_tensor_cores() {
+        QCOMPARE(lf::cuda_precision_unsupported(lf::Precision::Float32, 50), std::string());
+        QCOMPARE(lf::cuda_precision_unsupported(lf::Precision::MixedBFloat16, 90), std::string());
+        QCOMPARE(lf::cuda_precision_unsupported(lf::Precision::MixedFloat16, 70), std::string());
+        const std::string bf16 = lf::cuda_precision_unsupported(lf::Precision::MixedBFloat16, 75);
+        QVERIFY2(bf16.find("compute capability 7.5") != std::string::npos && bf16.find("bfloat16") != std::string::npos &&
+                     bf16.find("8.0") != std::string::npos,
+                 bf16.c_str());
+        const std::string f16 = lf::cuda_precision_unsupported(lf::Precision::MixedFloat16, 61);
+        QVERIFY2(f16.find("float16") != std::string::npos && f16.find("7.0") != std::string::npos, f16.c_str());
+    }
+
+    void the_algorithm_key_names_the_16_bit_type() {
+        const lf::Model m(one_layer("Conv2D", conv_params(8, 3, 1, "same")));
+        const lf::CudaConvGeometry g(node(m, "conv2d_1"));
+        const lf::ConvAlgoKey f32 = g.key(lf::ConvPass::Forward, 4, 90);
+        const lf::ConvAlgoKey bf16 = g.key(lf::ConvPass::Forward, 4, 90, LF_CUDA_BF16);
+        const lf::ConvAlgoKey f16 = g.key(lf::ConvPass::Forward, 4, 90, LF_CUDA_F16);
+        QCOMPARE(f32.data_type, std::string("float32"));
+        QCOMPARE(bf16.data_type, std::string("bfloat16"));
+        QCOMPARE(bf16.math, std::string("tensor_op"));
+        QCOMPARE(f16.data_type, std::string("float16"));
+        QVERIFY(!(f32 == bf16) && !(bf16 == f16));
+        QCOMPARE(g.shape(4, LF_CUDA_F16).dtype, int(LF_CUDA_F16));
     }
 };
 

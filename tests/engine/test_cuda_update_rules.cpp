@@ -18,13 +18,7 @@
 
 namespace {
 
-// Host memory posing as a device: no limit, every block counted.
-class HostDevice final : public lf::RawDeviceMemory {
-public:
-    void* allocate(std::size_t bytes, std::string&) override { return std::malloc(bytes); }
-    void release(void* p) override { std::free(p); }
-    std::uint64_t free_bytes() const override { return 1ull << 34; }
-};
+using HostDevice = lf::test::HostDeviceMemory;
 
 // The module's table with host copies in place of the device's, counting them.
 int uploads = 0, downloads = 0;

@@ -52,12 +52,14 @@ struct PassOptions {
     lf::PlanMode mode = lf::PlanMode::Train;
     std::uint64_t seed = 0;      // the plan's random streams
     std::uint64_t rng_step = 0;  // seek_rng before the pass
+    lf::Precision precision = lf::Precision::Float32;
 };
 
 inline Pass run_pass(lf::Model& model, const std::string& device, const PassOptions& o) {
     auto dm = lf::load_model(model, device);
     const bool train = o.mode == lf::PlanMode::Train;
-    auto plan = dm->make_plan({.device = device, .batch = o.batch, .mode = o.mode, .seed = o.seed, .input_grads = train});
+    auto plan = dm->make_plan({.device = device, .batch = o.batch, .mode = o.mode, .seed = o.seed, .input_grads = train,
+                               .precision = o.precision});
     if (o.rng_step) plan->seek_rng(o.rng_step);
     const auto x = random_vector(std::size_t(o.batch * plan->input_width()), 11);
     const auto dy = random_vector(std::size_t(o.batch * plan->output_width()), 12);

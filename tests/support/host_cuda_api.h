@@ -4,9 +4,11 @@
 // reports compute capability 9.0, and fills, scales and copies run on the host. A test sets
 // the entries it counts or fakes on top (its collectives, its counted copies).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "backend/cuda/cuda_api.h"
+#include "backend/cuda/device_arena.h"
 
 namespace lf::test {
 
@@ -15,6 +17,14 @@ struct HostCudaContext {
 };
 
 inline int host_cuda_device(lf_cuda_context* c) { return reinterpret_cast<HostCudaContext*>(c)->device; }
+
+// Host memory posing as a device's: zeroed blocks, no limit.
+class HostDeviceMemory final : public RawDeviceMemory {
+public:
+    void* allocate(std::size_t bytes, std::string&) override { return std::calloc(1, bytes); }
+    void release(void* p) override { std::free(p); }
+    std::uint64_t free_bytes() const override { return 1ull << 34; }
+};
 
 inline lf_cuda_api host_cuda_api() {
     lf_cuda_api a{};

@@ -35,9 +35,12 @@ std::vector<LayerProfileRow> profileRows(const PlanProfile& profile, const Graph
         auto it = nodes.find(p.node);
         r.name = it == nodes.end() || it->second->name.empty() ? r.node : QString::fromStdString(it->second->name);
         r.type = it == nodes.end() ? QString() : QString::fromStdString(it->second->type);
-        r.forward_ms = ms(p.forward_ns) / double(p.forwards);
-        r.backward_ms = p.backwards ? ms(p.backward_ns) / double(p.backwards) : 0;
-        r.total_ms = ms(p.forward_ns + p.backward_ns);
+        // Per pass over the timed passes; the total as if every pass had taken that long.
+        const double forwards = double(p.timed_forwards ? p.timed_forwards : p.forwards);
+        const double backwards = double(p.timed_backwards ? p.timed_backwards : p.backwards);
+        r.forward_ms = ms(p.forward_ns) / forwards;
+        r.backward_ms = backwards > 0 ? ms(p.backward_ns) / backwards : 0;
+        r.total_ms = r.forward_ms * double(p.forwards) + r.backward_ms * double(p.backwards);
         r.bytes = qint64(p.bytes);
         all += r.total_ms;
         rows.push_back(std::move(r));

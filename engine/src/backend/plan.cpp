@@ -2,6 +2,7 @@
 #include "layerforge/backend/plan.h"
 
 #include "layerforge/backend/backend.h"
+#include "layerforge/core/error.h"
 
 namespace lf {
 
@@ -13,6 +14,10 @@ void Plan::backward_and_update(DeviceModel& device, WeightUpdate& rule, double l
 const std::string& Plan::execution() const {
     static const std::string nothing;
     return nothing;
+}
+
+void DeviceModel::set_loss_scale(float) {
+    throw runtime_error("device " + device() + " has no loss scaling: mixed_float16 runs on a GPU");
 }
 
 }  // namespace lf

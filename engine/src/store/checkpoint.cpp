@@ -46,6 +46,7 @@ Json state_json(const TrainState& s) {
     if (s.reduce_lr)
         j["reduce_lr_on_plateau"] = {{"best", num(s.reduce_lr->best)}, {"scale", num(s.reduce_lr->scale)},
                                      {"wait", s.reduce_lr->wait}, {"cooldown_left", s.reduce_lr->cooldown_left}};
+    if (s.loss_scale) j["loss_scale"] = {{"scale", num(s.loss_scale->scale)}, {"good_steps", s.loss_scale->good_steps}};
     return j;
 }
 
@@ -81,6 +82,10 @@ TrainState state_from(const Json& j) {
         const Json& r = j["reduce_lr_on_plateau"];
         s.reduce_lr = ReduceLROnPlateau::State{num(r.at("best")), num(r.at("scale")), integer(r, "wait"),
                                                integer(r, "cooldown_left")};
+    }
+    if (j.contains("loss_scale")) {
+        const Json& l = j["loss_scale"];
+        s.loss_scale = LossScale::State{num(l.at("scale")), integer(l, "good_steps")};
     }
     return s;
 }

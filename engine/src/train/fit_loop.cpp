@@ -36,6 +36,12 @@ FitLoop::FitLoop(Trainer& trainer, BatchSource& train, BatchSource* validation, 
     : t_(trainer), train_(train), validation_(validation), parallel_(trainer.parallel_.get()),
       reported_(parallel_ ? parallel_->world_metrics() : trainer.metrics_), n_(train.size()),
       bs_(std::min(train.batch_size(), n_)), steps_per_epoch_(train.steps_per_epoch()), epochs_(trainer.config_.epochs) {
+    if (trainer.config_.precision == Precision::MixedFloat16) {
+        if (parallel_)
+            throw input_error("mixed_float16 trains in one process for now: its loss scaling is not shared between "
+                              "data-parallel ranks; use mixed_bfloat16 or float32 with several processes");
+        loss_scale_.emplace();
+    }
     if (parallel_) {
         const Communicator& c = parallel_->comm();
         if (bs_ < c.size())
@@ -76,6 +82,7 @@ void FitLoop::resume(const TrainState& s) {
     if (t_.reduce_lr_ && s.reduce_lr) t_.reduce_lr_->set_state(*s.reduce_lr);
     seek_dropout(s);
     lr_scale_ = s.lr_scale;
+    if (loss_scale_ && s.loss_scale) loss_scale_.emplace(*s.loss_scale);
     best_weights_ = s.best_weights;
     first_epoch_ = s.epoch;
     first_step_ = s.step_in_epoch;
@@ -138,8 +145,8 @@ FitLoop::Flow FitLoop::step() {
     window_wait_ += seconds_since(wait_start);
     if (batch.count == 0 && !parallel_) return Flow::EpochDone;
 
-    const std::int64_t it = t_.optimizer_->iterations();
-    const double lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
+    std::int64_t it = t_.optimizer_->iterations();
+    double lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
     std::int64_t rows = batch.count;
     PlanSlot* plan = nullptr;
     double loss = 0;
@@ -151,6 +158,12 @@ FitLoop::Flow FitLoop::step() {
         }
     } else {
         plan = &feed_batch(batch, batch.count);
+        if (loss_scale_) {  // after the upload was queued: it overlaps the last backward pass
+            settle_loss_scale();
+            plan->loss.set_grad_scale(loss_scale_->scale());
+            it = t_.optimizer_->iterations();
+            lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
+        }
         loss = plan->loss.forward_loss(*t_.loss_, batch.labels);
     }
     ev_.step = it + 1;
@@ -161,6 +174,7 @@ FitLoop::Flow FitLoop::step() {
                     "; training stopped. Lower the learning rate or check the data.");
     if (plan) plan->plan->backward_and_update(t_.plans_->device(), *t_.optimizer_, lr);  // one unit on a GPU
     else apply_update(lr);
+    scaled_update_pending_ = loss_scale_.has_value();
     loss_sum_ += loss * double(rows);
     seen_ += rows;
     window_images_ += rows;
@@ -330,7 +344,8 @@ void FitLoop::seek_dropout(const TrainState& s) {
 }
 
 TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, const std::string& rng, double loss_sum,
-                             std::int64_t seen) const {
+                             std::int64_t seen) {
+    settle_loss_scale();  // the state of the steps taken, not of one still undecided
     TrainState s;
     s.epoch = epoch;
     s.step_in_epoch = step_in_epoch;
@@ -345,7 +360,21 @@ TrainState FitLoop::snapshot(std::int64_t epoch, std::int64_t step_in_epoch, con
     if (t_.early_stopping_) s.early_stopping = t_.early_stopping_->state();
     if (t_.reduce_lr_) s.reduce_lr = t_.reduce_lr_->state();
     s.best_weights = best_weights_;
+    if (loss_scale_) s.loss_scale = loss_scale_->state();
     return s;
+}
+
+// Keras' LossScaleOptimizer: a skipped step does not count as an optimizer iteration.
+void FitLoop::settle_loss_scale() {
+    if (!loss_scale_) return;
+    DeviceModel& device = t_.plans_->device();
+    if (scaled_update_pending_) {
+        const bool skipped = device.last_update_skipped();
+        loss_scale_->after_step(!skipped);
+        if (skipped) t_.optimizer_->set_iterations(t_.optimizer_->iterations() - 1);
+        scaled_update_pending_ = false;
+    }
+    device.set_loss_scale(loss_scale_->scale());
 }
 
 // Offers a checkpoint once per optimizer step.

@@ -4,6 +4,8 @@
 //   start -> per epoch: start_epoch, step until the epoch's batches are done, end_epoch -> finish
 // A phase that ends the run (failure, stop request, early stop) calls finish() and says so.
 // step() allocates nothing once the first epoch has run, even when an observer wants every step.
+#include <optional>
+#include "layerforge/train/loss_scale.h"
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -53,11 +55,14 @@ private:
     void keep_best_weights();
     void restore_best_weights();
     void seek_dropout(const TrainState& s);
+    // mixed_float16: the outcome of the last update (applied or skipped) into the loss scale,
+    // a skipped step uncounted, and the scale handed to the device and the loss for the next.
+    void settle_loss_scale();
 
     // Pieces of the phases.
     void resume(const TrainState& s);
     TrainState snapshot(std::int64_t epoch, std::int64_t step_in_epoch, const std::string& rng, double loss_sum,
-                        std::int64_t seen) const;
+                        std::int64_t seen);
     std::string offer(const TrainState& s, const Metrics& m);  // the error message when the sink failed
     template <class Read>
     std::string data_error(Read&& read);                       // the message when the data went away
@@ -88,6 +93,8 @@ private:
     TrainEvent ev_;                  // the event in the making; observers get it by reference
     Metrics running_;                // "loss" and the metrics, refreshed in place
     std::vector<float> best_weights_;
+    std::optional<LossScale> loss_scale_;  // mixed_float16 only
+    bool scaled_update_pending_ = false;   // an update ran with loss scaling since the last settle
     double lr_scale_ = 1.0, loss_sum_ = 0;
     std::int64_t seen_ = 0;
     bool world_stop_ = false;        // a data-parallel step's stop decision, from its sum

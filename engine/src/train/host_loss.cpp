@@ -26,6 +26,8 @@ double HostLoss::forward_loss(const Loss& loss, const std::int32_t* labels) {
     const LossBatch b = batch(labels);
     const bool fused = b.logits && loss.fuses_softmax(b);
     const double value = loss.compute(b, grad_.data());
+    if (grad_scale_ != 1)
+        for (float& g : grad_) g *= grad_scale_;
     plan_.set_output_grad(grad_.data(), fused ? OutputGrad::Logits : OutputGrad::Output);
     return value;
 }

@@ -45,6 +45,12 @@ public:
     // once (a GPU's exchange sets up its NCCL clique through `world`). The default sums
     // model().grads() through `world`: right for a device whose gradients are that array.
     virtual std::unique_ptr<GradientExchange> gradient_exchange(Communicator& world);
+    // mixed_float16's loss scaling (train/loss_scale.h): the coming updates read the gradients
+    // times 1 / scale and change nothing when any is not finite. Only a device that runs
+    // float16 has it; the default refuses.
+    virtual void set_loss_scale(float scale);
+    // Whether the last update was skipped that way (waits for it to have run).
+    virtual bool last_update_skipped() { return false; }
 
 protected:
     DeviceModel(Model& model, std::string device) : model_(model), device_(std::move(device)) {}

@@ -30,9 +30,10 @@ struct PlanOptions {
     std::uint64_t seed = 0;    // dropout masks
     bool input_grads = false;  // also compute d(loss)/d(input) (gradient checks, saliency)
     bool fuse = true;          // ReLU folded into BatchNormalization or run in place where legal
-    // mixed_bfloat16: activations and their gradients are stored in bfloat16 and the ops with a
-    // bfloat16 kernel run on them; the output layer, the host arrays, weights and weight
-    // gradients stay float32. The device must support it (Backend::precision_unsupported).
+    // mixed_bfloat16 / mixed_float16: activations and their gradients are stored in 16 bits
+    // (compute_dtype) and the ops with such a kernel run on them; the output layer, the host
+    // arrays, weights and weight gradients stay float32. The device must support it
+    // (Backend::precision_unsupported): the CPU has bfloat16 kernels only, a GPU both.
     Precision precision = Precision::Float32;
     // CPU: the OpenMP threads its kernels run on. 0: chosen from the work per step, one thread
     // for plans too small to share (waking the pool costs more than it saves), all otherwise.
@@ -49,11 +50,14 @@ struct LayerProfile {
     std::string node;
     std::int64_t forward_ns = 0, backward_ns = 0;  // summed over every forward() and backward()
     std::int64_t forwards = 0, backwards = 0;      // forwards that ran its kernel, backwards that reached it
+    // A device that times only some passes (CUDA: Note [Kernel times on the GPU]) counts those
+    // here; the times are their sum. 0 with times: every pass was timed (the CPU).
+    std::int64_t timed_forwards = 0, timed_backwards = 0;
     // The buffers it introduces (its output, the gradient of its output, fan-out slots) and its
     // kernel's workspace; the plan's shared scratchpad is not split among the steps.
     std::size_t bytes = 0;
-    // The type its kernel computes in: bfloat16 under mixed_bfloat16 where the op has such a
-    // kernel, float32 otherwise (with conversions at its edges when its neighbours are bf16).
+    // The type its kernel computes in: the policy's 16-bit type where the op has such a
+    // kernel, float32 otherwise (with conversions at its edges when its neighbours are 16-bit).
     DType compute = DType::Float32;
 };
 using PlanProfile = std::vector<LayerProfile>;  // the schedule's order

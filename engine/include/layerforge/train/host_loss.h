@@ -23,6 +23,8 @@ public:
     // forward, download, loss and its gradient, upload: returns the mean loss. The plan's
     // backward (and the update) may follow.
     double forward_loss(const Loss& loss, const std::int32_t* labels);
+    // The factor forward_loss multiplies the uploaded gradient by (mixed_float16's loss scale).
+    void set_grad_scale(float scale) { grad_scale_ = scale; }
     // forward_loss, then backward: returns the mean loss.
     double train_step(const Loss& loss, const std::int32_t* labels);
 
@@ -32,6 +34,7 @@ private:
     Plan& plan_;
     bool softmax_;
     std::vector<float> out_, logits_, grad_;
+    float grad_scale_ = 1;
 };
 
 }  // namespace lf

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "layerforge/train/loss_scale.h"
 #include "layerforge/train/schedule.h"
 
 namespace lf {
@@ -26,6 +27,7 @@ struct TrainState {
     std::optional<EarlyStopping::State> early_stopping;
     std::optional<ReduceLROnPlateau::State> reduce_lr;
     std::vector<float> best_weights;   // EarlyStopping(restore_best_weights) keeps these; often empty
+    std::optional<LossScale::State> loss_scale;  // mixed_float16 runs
 };
 
 // When the trainer offers a checkpoint. Steps count globally (optimizer iterations), so a

@@ -56,35 +56,36 @@ std::optional<CudaActivation> cuda_layer_activation(const NodeInfo& n) {
     }
 }
 
-CudaActivationKernel::CudaActivationKernel(const CudaContext& ctx, CudaActivation a, std::int64_t rows, std::int64_t cols)
-    : ctx_(ctx), a_(std::move(a)), rows_(rows), cols_(cols) {}
+CudaActivationKernel::CudaActivationKernel(const CudaContext& ctx, CudaActivation a, std::int64_t rows, std::int64_t cols,
+                                           int dtype)
+    : ctx_(ctx), a_(std::move(a)), rows_(rows), cols_(cols), dtype_(dtype) {}
 
 void CudaActivationKernel::forward(const float* x, float* y) const {
     const lf_cuda_api& api = ctx_.api();
     const char* what = a_.name.c_str();
     if (a_.softmax())
-        ctx_.run([&](lf_cuda_error* e) { return api.softmax_forward(ctx_.get(), x, y, rows_, cols_, e); }, "softmax");
+        ctx_.run([&](lf_cuda_error* e) { return api.softmax_forward(ctx_.get(), dtype_, x, y, rows_, cols_, e); }, "softmax");
     else if (a_.from_output())
-        ctx_.run([&](lf_cuda_error* e) { return api.activation_forward(ctx_.get(), a_.act.kind, x, y, count(), e); }, what);
+        ctx_.run([&](lf_cuda_error* e) { return api.activation_forward(ctx_.get(), dtype_, a_.act.kind, x, y, count(), e); }, what);
     else if (a_.from_input())
-        ctx_.run([&](lf_cuda_error* e) { return api.act_forward(ctx_.get(), &a_.act, x, y, count(), e); }, what);
+        ctx_.run([&](lf_cuda_error* e) { return api.act_forward(ctx_.get(), dtype_, &a_.act, x, y, count(), e); }, what);
     else if (x != y)
-        ctx_.run([&](lf_cuda_error* e) { return api.copy_on_device(ctx_.get(), y, x, count() * sizeof(float), e); }, "copy");
+        ctx_.run([&](lf_cuda_error* e) { return api.copy_on_device(ctx_.get(), y, x, count() * elem(), e); }, "copy");
 }
 
 void CudaActivationKernel::backward(const float* x, const float* y, const float* dy, float* dx) const {
     const lf_cuda_api& api = ctx_.api();
     const char* what = a_.name.c_str();
     if (a_.softmax())
-        ctx_.run([&](lf_cuda_error* e) { return api.softmax_backward(ctx_.get(), y, dy, dx, rows_, cols_, e); },
+        ctx_.run([&](lf_cuda_error* e) { return api.softmax_backward(ctx_.get(), dtype_, y, dy, dx, rows_, cols_, e); },
                  "softmax backward");
     else if (a_.from_output())
-        ctx_.run([&](lf_cuda_error* e) { return api.activation_backward(ctx_.get(), a_.act.kind, y, dy, dx, count(), e); },
+        ctx_.run([&](lf_cuda_error* e) { return api.activation_backward(ctx_.get(), dtype_, a_.act.kind, y, dy, dx, count(), e); },
                  what);
     else if (a_.from_input())
-        ctx_.run([&](lf_cuda_error* e) { return api.act_backward(ctx_.get(), &a_.act, x, dy, dx, count(), e); }, what);
+        ctx_.run([&](lf_cuda_error* e) { return api.act_backward(ctx_.get(), dtype_, &a_.act, x, dy, dx, count(), e); }, what);
     else if (dx != dy)
-        ctx_.run([&](lf_cuda_error* e) { return api.copy_on_device(ctx_.get(), dx, dy, count() * sizeof(float), e); },
+        ctx_.run([&](lf_cuda_error* e) { return api.copy_on_device(ctx_.get(), dx, dy, count() * elem(), e); },
                  "copy");
 }
 
@@ -94,8 +95,8 @@ std::size_t CudaPostActivation::workspace_floats(const CudaActivation& a, std::s
 }
 
 CudaPostActivation::CudaPostActivation(const CudaContext& ctx, CudaActivation a, std::int64_t rows, std::int64_t cols,
-                                       float* out, float* out_grad, float* workspace, bool training)
-    : kernel_(ctx, std::move(a), rows, cols), out_(out), out_grad_(out_grad), pre_(out), pre_grad_(out_grad) {
+                                       float* out, float* out_grad, float* workspace, bool training, int dtype)
+    : kernel_(ctx, std::move(a), rows, cols, dtype), out_(out), out_grad_(out_grad), pre_(out), pre_grad_(out_grad) {
     const CudaActivation& act = kernel_.activation();
     if (act.softmax() || act.from_input()) pre_ = workspace;
     if (act.softmax()) pre_grad_ = training ? workspace + kernel_.count() : nullptr;

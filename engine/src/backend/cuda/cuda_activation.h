@@ -30,17 +30,20 @@ std::optional<CudaActivation> cuda_layer_activation(const NodeInfo& node);
 // f over rows x cols. Softmax normalises each row (cuDNN); the rest are element-wise.
 class CudaActivationKernel {
 public:
-    CudaActivationKernel(const CudaContext& ctx, CudaActivation a, std::int64_t rows, std::int64_t cols);
+    // `dtype`: the lf_cuda_dtype x, y and their gradients are stored in.
+    CudaActivationKernel(const CudaContext& ctx, CudaActivation a, std::int64_t rows, std::int64_t cols, int dtype);
     void forward(const float* x, float* y) const;
     // dx from dy and x (the input) or y (the output), whichever the function needs; dx may be dy.
     void backward(const float* x, const float* y, const float* dy, float* dx) const;
     const CudaActivation& activation() const { return a_; }
     std::size_t count() const { return std::size_t(rows_ * cols_); }
+    std::size_t elem() const { return dtype_ == LF_CUDA_F32 ? 4 : 2; }
 
 private:
     const CudaContext& ctx_;
     CudaActivation a_;
     std::int64_t rows_, cols_;
+    int dtype_;
 };
 
 // The activation after a Dense or convolution writing rows x cols: the primitive writes pre(),
@@ -52,7 +55,7 @@ class CudaPostActivation {
 public:
     // workspace: workspace_floats() floats.
     CudaPostActivation(const CudaContext& ctx, CudaActivation a, std::int64_t rows, std::int64_t cols, float* out,
-                       float* out_grad, float* workspace, bool training);
+                       float* out_grad, float* workspace, bool training, int dtype);
     static std::size_t workspace_floats(const CudaActivation& a, std::size_t count, bool training);
 
     float* pre() const { return pre_; }

@@ -9,7 +9,7 @@ namespace {
 class ActivationOp final : public CudaOp {
 public:
     explicit ActivationOp(const CudaOpSetup& s)
-        : kernel_(s.ctx, *cuda_layer_activation(s.node), rows(s), s.node.inputs[0].dims.back()), in_(s.in[0]),
+        : kernel_(s.ctx, *cuda_layer_activation(s.node), rows(s), s.node.inputs[0].dims.back(), s.dtype), in_(s.in[0]),
           in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), out_(s.out), out_grad_(s.out_grad) {}
 
     void forward() override { kernel_.forward(in_, out_); }

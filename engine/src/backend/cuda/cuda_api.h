@@ -23,7 +23,7 @@ extern "C" {
 
 // Raised whenever the table or the meaning of an entry changes; the engine refuses a module
 // built for another version (module_loader.cpp).
-#define LF_CUDA_ABI_VERSION 5u
+#define LF_CUDA_ABI_VERSION 6u
 #define LF_CUDA_ENTRY_POINT "lf_cuda_module_api"
 
 // What failed, as the module saw it: the CUDA (or cuBLAS/cuDNN) status and its text.
@@ -54,6 +54,11 @@ typedef struct lf_cuda_event lf_cuda_event;
 // The calls queued on a context's stream while it was captured, instantiated for replay.
 typedef struct lf_cuda_graph lf_cuda_graph;
 
+// Storage types of activations and their gradients (the numbers are part of the ABI). Entries
+// that take one read and write every activation array in it and compute in float32 (ABI 6);
+// weights, their gradients, biases, normalization statistics and optimizer state are float32.
+enum lf_cuda_dtype { LF_CUDA_F32 = 0, LF_CUDA_BF16 = 1, LF_CUDA_F16 = 2 };
+
 // Element-wise activations the kernels know (the numbers are part of the ABI). The first three
 // are differentiated from their output, the others from their input, each with oneDNN's
 // formula (the CPU backend's), so both backends agree at the kinks too.
@@ -81,6 +86,9 @@ typedef struct lf_cuda_act {
 typedef struct lf_cuda_conv_shape {
     int64_t n, h, w, c, k, r, s, out_h, out_w;
     int pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w, groups;
+    // x, y and the filter's storage (lf_cuda_dtype); 16-bit ones accumulate in float32 and may
+    // use tensor cores, float32 ones never (no TF32).
+    int dtype;
 } lf_cuda_conv_shape;
 
 // cuDNN's descriptors of one convolution, made once per plan step.
@@ -94,6 +102,7 @@ enum lf_cuda_pool_mode { LF_CUDA_POOL_MAX = 0, LF_CUDA_POOL_AVG_EXCLUDE_PAD = 1,
 typedef struct lf_cuda_pool_shape {
     int64_t n, h, w, c, out_h, out_w;
     int kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left, mode;
+    int dtype;  // of x, y and their gradients
 } lf_cuda_pool_shape;
 
 // Optimizer rules (the numbers are part of the ABI), each the loop of its CPU rule
@@ -104,6 +113,11 @@ typedef struct lf_cuda_update {
     int rule;
     float a, mu, decay, b1, b2, eps, rho;
     float* state[2];  // device arrays of n floats: SGD velocity; Adam m, v; RMSprop v, momentum (or null)
+    // ABI 6, loss scaling (mixed_float16): the kernel reads g x grad_scale (1: as it is), and
+    // changes nothing when `skip` (device memory, may be null) is nonzero: a step whose
+    // gradients overflowed (check_finite).
+    float grad_scale;
+    const int32_t* skip;
 } lf_cuda_update;
 
 // The per-channel reductions split the rows over this many blocks, each writing a partial sum
@@ -140,7 +154,7 @@ typedef struct lf_cuda_api {
     // Device to device, on the stream.
     int (*copy_on_device)(lf_cuda_context* ctx, void* dst, const void* src, size_t bytes, lf_cuda_error* err);
     // dst[i] += src[i]: the gradients of a fan-out's consumers summed.
-    int (*add)(lf_cuda_context* ctx, float* dst, const float* src, size_t n, lf_cuda_error* err);
+    int (*add)(lf_cuda_context* ctx, int dtype, void* dst, const void* src, size_t n, lf_cuda_error* err);
 
     // Row-major C[m x n] = alpha * op(A) * op(B) + beta * C in float32 with TF32 off (the
     // CPU comparison needs full precision); op transposes when trans_* is nonzero. A is m x k
@@ -148,45 +162,49 @@ typedef struct lf_cuda_api {
     int (*sgemm)(lf_cuda_context* ctx, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                  const float* a, const float* b, float beta, float* c, lf_cuda_error* err);
     // y[r, :] += bias for every row r of rows x cols.
-    int (*add_bias)(lf_cuda_context* ctx, float* y, const float* bias, int64_t rows, int64_t cols, lf_cuda_error* err);
+    int (*add_bias)(lf_cuda_context* ctx, int dtype, void* y, const float* bias, int64_t rows, int64_t cols,
+                    lf_cuda_error* err);
     // bias_grad (+)= the column sums of dy (rows x cols); accumulate 0 overwrites. `partials`:
     // LF_CUDA_REDUCE_FLOATS(cols) floats of scratch, used within the call (as bn_stats' and
     // bn_backward's).
-    int (*bias_grad)(lf_cuda_context* ctx, const float* dy, float* bias_grad, int64_t rows, int64_t cols,
+    int (*bias_grad)(lf_cuda_context* ctx, int dtype, const void* dy, float* bias_grad, int64_t rows, int64_t cols,
                      int accumulate, float* partials, lf_cuda_error* err);
     // y = f(x); dx = dy * f'(from y) (each of these activations' derivative follows from y).
-    int (*activation_forward)(lf_cuda_context* ctx, int kind, const float* x, float* y, size_t n, lf_cuda_error* err);
-    int (*activation_backward)(lf_cuda_context* ctx, int kind, const float* y, const float* dy, float* dx, size_t n,
-                               lf_cuda_error* err);
+    int (*activation_forward)(lf_cuda_context* ctx, int dtype, int kind, const void* x, void* y, size_t n,
+                              lf_cuda_error* err);
+    int (*activation_backward)(lf_cuda_context* ctx, int dtype, int kind, const void* y, const void* dy, void* dx,
+                               size_t n, lf_cuda_error* err);
     // Softmax over each row of rows x cols (cuDNN, accurate); backward from y and dy.
-    int (*softmax_forward)(lf_cuda_context* ctx, const float* x, float* y, int64_t rows, int64_t cols,
+    int (*softmax_forward)(lf_cuda_context* ctx, int dtype, const void* x, void* y, int64_t rows, int64_t cols,
                            lf_cuda_error* err);
-    int (*softmax_backward)(lf_cuda_context* ctx, const float* y, const float* dy, float* dx, int64_t rows,
+    int (*softmax_backward)(lf_cuda_context* ctx, int dtype, const void* y, const void* dy, void* dx, int64_t rows,
                             int64_t cols, lf_cuda_error* err);
 
     // ABI 2: the rest of the layers and the optimizer updates.
     // The activations from LF_CUDA_LEAKY_RELU on: y = f(x), dx = dy * f'(x).
-    int (*act_forward)(lf_cuda_context* ctx, const lf_cuda_act* act, const float* x, float* y, size_t n,
+    int (*act_forward)(lf_cuda_context* ctx, int dtype, const lf_cuda_act* act, const void* x, void* y, size_t n,
                        lf_cuda_error* err);
-    int (*act_backward)(lf_cuda_context* ctx, const lf_cuda_act* act, const float* x, const float* dy, float* dx,
-                        size_t n, lf_cuda_error* err);
-    // dst = src^T for a row-major rows x cols src: a Keras (r, s, c, k) kernel as KRSC and back.
-    int (*transpose)(lf_cuda_context* ctx, const float* src, float* dst, int64_t rows, int64_t cols, lf_cuda_error* err);
+    int (*act_backward)(lf_cuda_context* ctx, int dtype, const lf_cuda_act* act, const void* x, const void* dy,
+                        void* dx, size_t n, lf_cuda_error* err);
+    // dst = src^T for a row-major rows x cols src: a Keras (r, s, c, k) kernel as KRSC and back,
+    // converted from src_dtype to dst_dtype on the way (a float32 kernel into a 16-bit copy).
+    int (*transpose)(lf_cuda_context* ctx, int src_dtype, const void* src, int dst_dtype, void* dst, int64_t rows,
+                     int64_t cols, lf_cuda_error* err);
     // n images h x w x c into (h + top + bottom) x (w + left + right) x c with zeros around, and
     // the interior back out (crop) for the gradient.
-    int (*pad2d)(lf_cuda_context* ctx, const float* x, float* y, int64_t n, int64_t h, int64_t w, int64_t c, int top,
-                 int bottom, int left, int right, lf_cuda_error* err);
-    int (*crop2d)(lf_cuda_context* ctx, const float* y, float* x, int64_t n, int64_t h, int64_t w, int64_t c, int top,
-                  int bottom, int left, int right, lf_cuda_error* err);
+    int (*pad2d)(lf_cuda_context* ctx, int dtype, const void* x, void* y, int64_t n, int64_t h, int64_t w, int64_t c,
+                 int top, int bottom, int left, int right, lf_cuda_error* err);
+    int (*crop2d)(lf_cuda_context* ctx, int dtype, const void* y, void* x, int64_t n, int64_t h, int64_t w, int64_t c,
+                  int top, int bottom, int left, int right, lf_cuda_error* err);
     // rows of `width` bytes from src (pitch spitch) to dst (pitch dpitch): Concatenate's blocks.
     int (*copy_2d)(lf_cuda_context* ctx, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                    size_t rows, lf_cuda_error* err);
     // dst[i] *= src[i], or src[(i / (pixels c)) c + i % c] when `broadcast` (a (1, 1, C) operand).
-    int (*multiply)(lf_cuda_context* ctx, float* dst, const float* src, size_t n, int64_t pixels, int64_t c,
+    int (*multiply)(lf_cuda_context* ctx, int dtype, void* dst, const void* src, size_t n, int64_t pixels, int64_t c,
                     int broadcast, lf_cuda_error* err);
     // dst[b, :] = the sum over the pixels of src[b, p, :] for batch x pixels x c.
-    int (*sum_pixels)(lf_cuda_context* ctx, const float* src, float* dst, int64_t batch, int64_t pixels, int64_t c,
-                      lf_cuda_error* err);
+    int (*sum_pixels)(lf_cuda_context* ctx, int dtype, const void* src, void* dst, int64_t batch, int64_t pixels,
+                      int64_t c, lf_cuda_error* err);
 
     lf_cuda_conv* (*conv_create)(lf_cuda_context* ctx, const lf_cuda_conv_shape* shape, lf_cuda_error* err);
     void (*conv_destroy)(lf_cuda_conv* conv);
@@ -194,41 +212,44 @@ typedef struct lf_cuda_api {
     // the best deterministic one, unless none fits.
     int (*conv_choose)(lf_cuda_context* ctx, lf_cuda_conv* conv, int pass, size_t max_workspace, int* algo,
                        size_t* workspace, lf_cuda_error* err);
-    // y = conv(x, w); dx = conv_bwd_data(w, dy); dw = conv_bwd_filter(x, dy) (overwritten).
-    int (*conv_forward)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* x, const float* w, float* y,
+    // y = conv(x, w); dx = conv_bwd_data(w, dy); dw = conv_bwd_filter(x, dy) (overwritten), all
+    // in the shape's dtype.
+    int (*conv_forward)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const void* x, const void* w, void* y,
                         void* workspace, size_t workspace_bytes, lf_cuda_error* err);
-    int (*conv_backward_data)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* w, const float* dy,
-                              float* dx, void* workspace, size_t workspace_bytes, lf_cuda_error* err);
-    int (*conv_backward_filter)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* x, const float* dy,
-                                float* dw, void* workspace, size_t workspace_bytes, lf_cuda_error* err);
+    int (*conv_backward_data)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const void* w, const void* dy,
+                              void* dx, void* workspace, size_t workspace_bytes, lf_cuda_error* err);
+    int (*conv_backward_filter)(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const void* x, const void* dy,
+                                void* dw, void* workspace, size_t workspace_bytes, lf_cuda_error* err);
 
     // Max pooling writes the winning input's index per output into argmax (null at inference);
     // backward gathers, so overlapping windows need no atomics.
-    int (*pool_forward)(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* x, float* y, int32_t* argmax,
+    int (*pool_forward)(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const void* x, void* y, int32_t* argmax,
                         lf_cuda_error* err);
-    int (*pool_backward)(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* dy, const int32_t* argmax,
-                         float* dx, lf_cuda_error* err);
+    int (*pool_backward)(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const void* dy, const int32_t* argmax,
+                         void* dx, lf_cuda_error* err);
 
     // Batch normalization over rows x c (channels last). stats: the batch's mean and biased
     // variance; forward: y = gamma (x - mean) / sqrt(var + eps) + beta; moving: m = m momentum +
     // mean (1 - momentum), v = v momentum + var bessel (1 - momentum); backward: dgamma, dbeta
     // (null for a frozen layer: then dx = dy gamma / sqrt(var + eps), the statistics constants).
-    int (*bn_stats)(lf_cuda_context* ctx, const float* x, float* mean, float* var, int64_t rows, int64_t c,
+    int (*bn_stats)(lf_cuda_context* ctx, int dtype, const void* x, float* mean, float* var, int64_t rows, int64_t c,
                     float* partials, lf_cuda_error* err);
-    int (*bn_forward)(lf_cuda_context* ctx, const float* x, const float* mean, const float* var, const float* gamma,
-                      const float* beta, float eps, float* y, int64_t rows, int64_t c, lf_cuda_error* err);
+    int (*bn_forward)(lf_cuda_context* ctx, int dtype, const void* x, const float* mean, const float* var,
+                      const float* gamma, const float* beta, float eps, void* y, int64_t rows, int64_t c,
+                      lf_cuda_error* err);
     int (*bn_moving)(lf_cuda_context* ctx, const float* mean, const float* var, float* moving_mean, float* moving_var,
                      float momentum, float bessel, int64_t c, lf_cuda_error* err);
-    int (*bn_backward)(lf_cuda_context* ctx, const float* x, const float* dy, const float* mean, const float* var,
-                       const float* gamma, float eps, float* dgamma, float* dbeta, float* dx, int64_t rows, int64_t c,
-                       float* partials, lf_cuda_error* err);
+    int (*bn_backward)(lf_cuda_context* ctx, int dtype, const void* x, const void* dy, const float* mean,
+                       const float* var, const float* gamma, float eps, float* dgamma, float* dbeta, void* dx,
+                       int64_t rows, int64_t c, float* partials, lf_cuda_error* err);
 
     // Dropout's counter-based mask (backend/dropout_mask.h): mask[i] = dropout::mask(base, first + i,
     // threshold, scale) with base = dropout::step_base(seed, *step); y = x mask. The step is read
     // from device memory when the kernel runs (a replayed graph's masks follow the counter;
-    // count_step advances it).
-    int (*dropout_forward)(lf_cuda_context* ctx, const float* x, float* y, float* mask, size_t n, uint64_t seed,
-                           const uint64_t* step, uint64_t first, uint64_t threshold, float scale, lf_cuda_error* err);
+    // count_step advances it). x, y and the mask in `dtype`.
+    int (*dropout_forward)(lf_cuda_context* ctx, int dtype, const void* x, void* y, void* mask, size_t n,
+                           uint64_t seed, const uint64_t* step, uint64_t first, uint64_t threshold, float scale,
+                           lf_cuda_error* err);
 
     // One optimizer step over w[0, n) from g. ABI 5: `u` is the step as the host knows it (its
     // rule picks the kernel and is checked); the kernel reads the constants and state arrays
@@ -284,6 +305,24 @@ typedef struct lf_cuda_api {
     void (*graph_destroy)(lf_cuda_graph* graph);
     // *counter += 1 on the context's stream (the plan's step counter that dropout reads).
     int (*count_step)(lf_cuda_context* ctx, uint64_t* counter, lf_cuda_error* err);
+
+    // ABI 6: mixed precision.
+    // dst[i] = src[i] converted (round to nearest even; float32 overflow to a 16-bit type: inf).
+    int (*cast)(lf_cuda_context* ctx, int src_dtype, const void* src, int dst_dtype, void* dst, size_t n,
+                lf_cuda_error* err);
+    // Row-major C[m x n] = op(A) op(B) (+ C when `accumulate`) with A and B in ab_dtype (16-bit)
+    // and C in c_dtype (the same or float32), accumulated in float32 on tensor cores
+    // (cublasGemmEx, CUBLAS_COMPUTE_32F); shapes and op as sgemm's.
+    int (*gemm)(lf_cuda_context* ctx, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, int ab_dtype,
+                int c_dtype, const void* a, const void* b, int accumulate, void* c, lf_cuda_error* err);
+    // *found = 1 when any of g[0, n) is infinite or NaN; left as it was otherwise (the caller
+    // clears it once per step, then checks every gradient array).
+    int (*check_finite)(lf_cuda_context* ctx, const float* g, size_t n, int32_t* found, lf_cuda_error* err);
+
+    // ABI 6: the Profile panel's kernel times. An event that can time (event_create's cannot);
+    // *ms = the time between the last records of start and end (waits for end).
+    lf_cuda_event* (*timing_event_create)(lf_cuda_context* ctx, lf_cuda_error* err);
+    int (*event_elapsed)(lf_cuda_event* start, lf_cuda_event* end, float* ms, lf_cuda_error* err);
 } lf_cuda_api;
 
 // The one exported symbol. Returns the module's table whatever `engine_abi` is; the engine

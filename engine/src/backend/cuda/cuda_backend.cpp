@@ -25,6 +25,7 @@ namespace {
 struct CudaDevice {
     DeviceInfo info;
     std::string pci_bus_id;
+    int cc = 0;  // compute capability x 10
     std::unique_ptr<CudaRawMemory> raw;
     std::unique_ptr<DeviceArena> arena;
     std::shared_ptr<CudaContext> context;  // made on the first load
@@ -54,6 +55,7 @@ public:
             d.info = {id, "cuda", p.name, p.total_memory, std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor),
                       driver_text};
             d.pci_bus_id = p.pci_bus_id;
+            d.cc = p.cc_major * 10 + p.cc_minor;
             d.raw = std::make_unique<CudaRawMemory>(api, i);
             d.arena = std::make_unique<DeviceArena>(id, *d.raw);
             devices_.push_back(std::move(d));
@@ -86,6 +88,11 @@ public:
         m.engine_peak = memory_peak(device).total();
         m.utilization = Nvml::instance().utilization(d.pci_bus_id).value_or(-1);
         return m;
+    }
+
+    std::string precision_unsupported(Precision precision, const std::string& device) const override {
+        if (!has_device(device)) return "the CUDA backend has no device '" + device + "'";
+        return cuda_precision_unsupported(precision, at(device).cc);
     }
 
     std::string unsupported(const NodeInfo& node) const override {
@@ -138,6 +145,14 @@ private:
 };
 
 }  // namespace
+
+std::string cuda_precision_unsupported(Precision precision, int cc) {
+    const int needs = precision == Precision::MixedBFloat16 ? 80 : precision == Precision::MixedFloat16 ? 70 : 0;
+    if (cc >= needs) return "";
+    return "this GPU (compute capability " + std::to_string(cc / 10) + "." + std::to_string(cc % 10) + ") has no " +
+           (precision == Precision::MixedBFloat16 ? "bfloat16" : "float16") + " tensor cores (they need " +
+           std::to_string(needs / 10) + "." + std::to_string(needs % 10) + ")";
+}
 
 int cuda_device_index(const std::string& id) {
     if (id.rfind("cuda:", 0) != 0 || id.size() == 5 || id.size() > 9) return -1;

@@ -24,6 +24,10 @@ CudaProbe probe_cuda();
 // "cuda:3" -> 3; -1 for anything else ("cuda", "cuda:x", "cpu").
 int cuda_device_index(const std::string& id);
 
+// Why a device of compute capability `cc` (x 10: 90 for sm_90) cannot run `precision` fast ("" when
+// it can): bfloat16 tensor cores need sm_80, float16 ones sm_70.
+std::string cuda_precision_unsupported(Precision precision, int cc);
+
 // "13.0" from the CUDA version number 13000.
 std::string cuda_version_text(int version);
 

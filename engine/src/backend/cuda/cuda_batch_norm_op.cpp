@@ -19,15 +19,15 @@ public:
           c_(s.node.layer.output.dims.back()), rows_(s.batch * s.node.inputs[0].elements() / c_), in_(s.in[0]),
           out_(s.out), out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), w_(s.w),
           w_grad_(s.w_grad), mean_(training_ ? s.workspace : s.w[2]), var_(training_ ? s.workspace + c_ : s.w[3]),
-          partials_(static_cast<float*>(s.scratch)) {}
+          partials_(static_cast<float*>(s.scratch)), dtype_(s.dtype) {}
 
     void forward() override {
         const lf_cuda_api& a = ctx_.api();
         if (training_)
-            ctx_.run([&](lf_cuda_error* e) { return a.bn_stats(ctx_.get(), in_, mean_, var_, rows_, c_, partials_, e); },
+            ctx_.run([&](lf_cuda_error* e) { return a.bn_stats(ctx_.get(), dtype_, in_, mean_, var_, rows_, c_, partials_, e); },
                      "batch statistics");
         ctx_.run([&](lf_cuda_error* e) {
-            return a.bn_forward(ctx_.get(), in_, mean_, var_, w_[0], w_[1], eps_, out_, rows_, c_, e);
+            return a.bn_forward(ctx_.get(), dtype_, in_, mean_, var_, w_[0], w_[1], eps_, out_, rows_, c_, e);
         }, "batch normalization");
         if (!training_) return;
         const float bessel = rows_ > 1 ? float(rows_) / float(rows_ - 1) : 1.f;
@@ -39,7 +39,7 @@ public:
     void backward() override {
         if (!backprop_ || (!training_ && !in_grad_)) return;
         ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().bn_backward(ctx_.get(), in_, out_grad_, mean_, var_, w_[0], eps_,
+            return ctx_.api().bn_backward(ctx_.get(), dtype_, in_, out_grad_, mean_, var_, w_[0], eps_,
                                           training_ ? w_grad_[0] : nullptr, training_ ? w_grad_[1] : nullptr, in_grad_,
                                           rows_, c_, partials_, e);
         }, "batch normalization backward");
@@ -59,13 +59,14 @@ private:
     float* mean_;  // the batch's (workspace) while training, else the moving ones
     float* var_;
     float* partials_;  // the per-channel sums' partials, in the plan's scratch
+    int dtype_;
 };
 
 }  // namespace
 
 const CudaOpFamily kCudaBatchNorm{
     .unsupported = nullptr,
-    .needs = [](const NodeInfo& n, std::int64_t, bool training) {
+    .needs = [](const NodeInfo& n, std::int64_t, bool training, DType) {
         const std::size_t c = std::size_t(n.layer.output.dims.back());
         return CudaOpNeeds{.workspace_floats = training ? 2 * c : 0,
                            .scratch_bytes = training ? LF_CUDA_REDUCE_FLOATS(c) * sizeof(float) : 0};

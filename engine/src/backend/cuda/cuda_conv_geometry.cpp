@@ -46,8 +46,9 @@ CudaConvGeometry::CudaConvGeometry(const NodeInfo& n) : transposed(n.spec->op ==
     if (padded_x) extra = {int(window.pad_l[0]), int(window.pad_r[0]), int(window.pad_l[1]), int(window.pad_r[1])};
 }
 
-lf_cuda_conv_shape CudaConvGeometry::shape(std::int64_t batch) const {
+lf_cuda_conv_shape CudaConvGeometry::shape(std::int64_t batch, int dtype) const {
     lf_cuda_conv_shape s{};
+    s.dtype = dtype;
     s.n = batch;
     s.h = x_h + extra[0] + extra[1];
     s.w = x_w + extra[2] + extra[3];
@@ -73,8 +74,9 @@ std::size_t CudaConvGeometry::padded_floats(std::int64_t batch) const {
     return std::size_t(batch * (x_h + extra[0] + extra[1]) * (x_w + extra[2] + extra[3]) * x_c);
 }
 
-ConvAlgoKey CudaConvGeometry::key(ConvPass pass, std::int64_t batch, int cc) const {
-    return conv_algo_key(pass, batch, x_shape, k, groups, window, "float32", "fp32", cc);
+ConvAlgoKey CudaConvGeometry::key(ConvPass pass, std::int64_t batch, int cc, int dtype) const {
+    const char* type = dtype == LF_CUDA_BF16 ? "bfloat16" : dtype == LF_CUDA_F16 ? "float16" : "float32";
+    return conv_algo_key(pass, batch, x_shape, k, groups, window, type, dtype == LF_CUDA_F32 ? "fp32" : "tensor_op", cc);
 }
 
 std::size_t CudaConvGeometry::scratch_budget(std::int64_t batch) const {

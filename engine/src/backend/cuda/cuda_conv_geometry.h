@@ -41,7 +41,7 @@ struct CudaConvGeometry {
     bool padded_x = false;       // asymmetric: the plan pads x, cuDNN pads nothing
     std::array<int, 4> extra{};  // the plan's padding of x: top, bottom, left, right
 
-    lf_cuda_conv_shape shape(std::int64_t batch) const;
+    lf_cuda_conv_shape shape(std::int64_t batch, int dtype = LF_CUDA_F32) const;
     // Rows of the Keras kernel as a (rows x k) matrix, the KRSC filter's transpose: kh kw (c / groups).
     std::int64_t kernel_rows() const;
     std::size_t kernel_floats() const { return std::size_t(kernel_rows() * k); }
@@ -57,7 +57,8 @@ struct CudaConvGeometry {
     ConvPass data_grad_pass() const { return transposed ? ConvPass::Forward : ConvPass::BackwardData; }
     // Keys name cuDNN's problem, so a transposed convolution and the convolution it runs
     // backwards share their answers.
-    ConvAlgoKey key(ConvPass pass, std::int64_t batch, int cc) const;
+    // `dtype`: lf_cuda_dtype of the tensors (16-bit ones run on tensor cores).
+    ConvAlgoKey key(ConvPass pass, std::int64_t batch, int cc, int dtype = LF_CUDA_F32) const;
     // What an algorithm may use beside the tensors: twice the larger of x and y, within
     // [4 MiB, 256 MiB]; implicit-GEMM algorithms need far less, FFT and Winograd more, and the
     // heuristics rank within the budget.

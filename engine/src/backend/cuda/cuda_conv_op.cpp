@@ -9,7 +9,8 @@
 // input is padded into the workspace first and convolved without padding (for a transposed
 // layer: its output is written padded and cropped, its gradient padded). Algorithms come
 // from cuDNN's heuristics within the plan's scratch budget, cached per shape for the process
-// (Note [cuDNN algorithm cache]).
+// (Note [cuDNN algorithm cache]). In 16 bits the KRSC kernel and its gradient are 16-bit
+// copies of the float32 weights (Note [Mixed precision on the CUDA backend]).
 #include <algorithm>
 #include <array>
 
@@ -49,16 +50,16 @@ public:
     explicit ConvOp(const CudaOpSetup& s)
         : ctx_(s.ctx), g_(s.node), batch_(s.batch), ws_(g_, s.node, s.batch, s.training, s.training),
           act_(s.ctx, activation_of(s.node), s.batch * g_.output_pixels(), g_.output_channels(), s.out, s.out_grad,
-               s.workspace + ws_.activation, s.training),
+               s.workspace + ws_.activation, s.training, s.dtype),
           bias_(param_bool(s.node.params, "use_bias")), train_weights_(s.training && !s.frozen), in_(s.in[0]),
           in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), w_(s.w), w_grad_(s.w_grad),
-          scratch_(s.scratch), scratch_bytes_(s.scratch_bytes) {
+          scratch_(s.scratch), scratch_bytes_(s.scratch_bytes), dtype_(s.dtype) {
         float* ws = s.workspace;
         kernel_ = ws + ws_.kernel;
         kernel_grad_ = ws + ws_.kernel_grad;
         padded_ = g_.padded_x ? ws + ws_.padded : nullptr;
         padded_grad_ = g_.padded_x && !g_.transposed ? ws + ws_.padded_grad : nullptr;
-        const lf_cuda_conv_shape shape = g_.shape(batch_);
+        const lf_cuda_conv_shape shape = g_.shape(batch_, dtype_);
         lf_cuda_error e{};
         conv_ = ctx_.api().conv_create(ctx_.get(), &shape, &e);
         if (!conv_) cuda_check(e.code ? e.code : -1, e, "describing the convolution to cuDNN", ctx_.device());
@@ -69,7 +70,7 @@ public:
     ~ConvOp() override { ctx_.api().conv_destroy(conv_); }
 
     void forward() override {
-        transpose(w_[0], kernel_, g_.kernel_rows(), g_.k);  // (r s c) x k -> k x (r s c)
+        transpose(LF_CUDA_F32, w_[0], dtype_, kernel_, g_.kernel_rows(), g_.k);  // (r s c) x k -> k x (r s c)
         if (g_.transposed) {
             backward_data(in_, padded_ ? padded_ : act_.pre());
             if (padded_) pad(padded_, act_.pre(), true);
@@ -83,7 +84,7 @@ public:
         }
         if (bias_)
             ctx_.run([&](lf_cuda_error* e) {
-                return ctx_.api().add_bias(ctx_.get(), act_.pre(), w_[1], rows(), g_.output_channels(), e);
+                return ctx_.api().add_bias(ctx_.get(), dtype_, act_.pre(), w_[1], rows(), g_.output_channels(), e);
             }, "bias");
         act_.forward();
     }
@@ -101,10 +102,10 @@ public:
         }
         if (train_weights_) {
             backward_filter(x, dy);
-            transpose(kernel_grad_, w_grad_[0], g_.k, g_.kernel_rows());
+            transpose(dtype_, kernel_grad_, LF_CUDA_F32, w_grad_[0], g_.k, g_.kernel_rows());
             if (bias_)
                 ctx_.run([&](lf_cuda_error* e) {
-                    return ctx_.api().bias_grad(ctx_.get(), dpre, w_grad_[1], rows(), g_.output_channels(), 0,
+                    return ctx_.api().bias_grad(ctx_.get(), dtype_, dpre, w_grad_[1], rows(), g_.output_channels(), 0,
                                                 static_cast<float*>(scratch_), e);
                 }, "bias gradient");
         }
@@ -140,7 +141,7 @@ private:
     };
 
     void choose(ConvPass pass) {
-        const ConvAlgoKey key = g_.key(pass, batch_, ctx_.compute_capability());
+        const ConvAlgoKey key = g_.key(pass, batch_, ctx_.compute_capability(), dtype_);
         std::optional<ConvAlgoChoice> c = conv_algo_cache().find(key);
         if (!c) {
             // Within this convolution's own budget, not the plan's scratch: the cache's answer
@@ -182,15 +183,16 @@ private:
     }
 
     std::int64_t rows() const { return batch_ * g_.output_pixels(); }
-    void transpose(const float* src, float* dst, std::int64_t r, std::int64_t c) const {
-        ctx_.run([&](lf_cuda_error* e) { return ctx_.api().transpose(ctx_.get(), src, dst, r, c, e); }, "kernel layout");
+    void transpose(int from, const float* src, int to, float* dst, std::int64_t r, std::int64_t c) const {
+        ctx_.run([&](lf_cuda_error* e) { return ctx_.api().transpose(ctx_.get(), from, src, to, dst, r, c, e); },
+                 "kernel layout");
     }
     // An unpadded convolution input into its padded copy, or (crop) a padded one's interior back.
     void pad(const float* from, float* to, bool crop) const {
         const auto& p = g_.extra;
         ctx_.run([&](lf_cuda_error* e) {
             auto f = crop ? ctx_.api().crop2d : ctx_.api().pad2d;
-            return f(ctx_.get(), from, to, batch_, g_.x_h, g_.x_w, g_.x_c, p[0], p[1], p[2], p[3], e);
+            return f(ctx_.get(), dtype_, from, to, batch_, g_.x_h, g_.x_w, g_.x_c, p[0], p[1], p[2], p[3], e);
         }, crop ? "convolution padding backward" : "convolution padding");
     }
 
@@ -205,6 +207,7 @@ private:
     std::vector<float*> w_, w_grad_;
     void* scratch_;
     std::size_t scratch_bytes_;
+    int dtype_;
     float *kernel_ = nullptr, *kernel_grad_ = nullptr, *padded_ = nullptr, *padded_grad_ = nullptr;
     lf_cuda_conv* conv_ = nullptr;
     std::array<Choice, 3> choices_{};  // by ConvPass
@@ -214,7 +217,7 @@ private:
 
 const CudaOpFamily kCudaConv{
     .unsupported = [](const NodeInfo& n) { return cuda_activation_unsupported(param_str(n.params, "activation")); },
-    .needs = [](const NodeInfo& n, std::int64_t batch, bool training) {
+    .needs = [](const NodeInfo& n, std::int64_t batch, bool training, DType) {
         const CudaConvGeometry g(n);
         const std::size_t bias_sums = training ? LF_CUDA_REDUCE_FLOATS(g.output_channels()) * sizeof(float) : 0;
         return CudaOpNeeds{.workspace_floats = ConvWorkspace(g, n, batch, training, training).floats,

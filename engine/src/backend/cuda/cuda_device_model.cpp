@@ -31,11 +31,14 @@ CudaDeviceModel::CudaDeviceModel(Model& model, const std::string& device, std::s
       grads_(arena, float_bytes(model.grads()), {.gradients = float_bytes(model.grads())}, "the weights' gradients"),
       optimizer_(*context_, arena),
       step_(arena, sizeof(lf_cuda_update), {.optimizer_state = sizeof(lf_cuda_update)}, "the optimizer's step"),
-      step_upload_(*context_, sizeof(lf_cuda_update), "the optimizer's step") {
+      step_upload_(*context_, sizeof(lf_cuda_update), "the optimizer's step"),
+      overflow_(arena, sizeof(float), {.optimizer_state = sizeof(float)}, "the loss scaling's overflow flag") {
     push_weights();
     context_->run([&](lf_cuda_error* e) { return context_->api().fill(context_->get(), grads_.floats(), 0.f,
                                                                       model.grads().size(), e); },
                   "clearing the gradients");
+    context_->run([&](lf_cuda_error* e) { return context_->api().fill(context_->get(), overflow_.floats(), 0.f, 1, e); },
+                  "clearing the overflow flag");
 }
 
 std::unique_ptr<Plan> CudaDeviceModel::make_plan(const PlanOptions& options) {
@@ -89,18 +92,42 @@ std::optional<lf_cuda_update> CudaDeviceModel::take_device_step(WeightUpdate& ru
     const std::optional<UpdateStep> u = rule.take_step(n, lr);
     if (!u) return std::nullopt;
     const std::array<float*, 2> state = optimizer_.device_arrays(*u, n);
+    const bool scaled = loss_scale_ > 0;
     const lf_cuda_update cu{.rule = cuda_rule(u->rule), .a = u->a, .mu = u->mu, .decay = u->decay, .b1 = u->b1,
-                            .b2 = u->b2, .eps = u->eps, .rho = u->rho, .state = {state[0], state[1]}};
+                            .b2 = u->b2, .eps = u->eps, .rho = u->rho, .state = {state[0], state[1]},
+                            .grad_scale = scaled ? 1.f / loss_scale_ : 1.f,
+                            .skip = scaled ? static_cast<const std::int32_t*>(overflow_.data()) : nullptr};
     step_upload_.to_device(step_.data(), &cu, sizeof cu);
     return cu;
 }
 
+// With loss scaling the gradients are checked first; the update kernel reads the flag.
 void CudaDeviceModel::queue_update(const lf_cuda_update& step) {
     const auto* device_step = static_cast<const lf_cuda_update*>(step_.data());
+    if (step.skip) {
+        auto* flag = static_cast<std::int32_t*>(overflow_.data());
+        context_->run([&](lf_cuda_error* e) {
+            return context_->api().fill(context_->get(), reinterpret_cast<float*>(flag), 0.f, 1, e);  // 0.f is int 0
+        }, "clearing the overflow flag");
+        context_->run([&](lf_cuda_error* e) {
+            return context_->api().check_finite(context_->get(), grads_.floats(), model().trainable_size(), flag, e);
+        }, "checking the scaled gradients");
+    }
     context_->run([&](lf_cuda_error* e) {
         return context_->api().update(context_->get(), &step, device_step, weights_.floats(), grads_.floats(),
                                       model().trainable_size(), e);
     }, "the optimizer step");
+}
+
+void CudaDeviceModel::set_loss_scale(float scale) { loss_scale_ = scale; }
+
+bool CudaDeviceModel::last_update_skipped() {
+    if (loss_scale_ <= 0) return false;
+    std::int32_t flag = 0;
+    context_->run([&](lf_cuda_error* e) {
+        return context_->api().copy_to_host(context_->get(), &flag, overflow_.data(), sizeof flag, e);
+    }, "reading the overflow flag");
+    return flag != 0;
 }
 
 std::unique_ptr<GradientExchange> CudaDeviceModel::gradient_exchange(Communicator& world) {

@@ -27,6 +27,8 @@ public:
     void pull_grads() override;
     void update(WeightUpdate& rule, double lr) override;
     std::unique_ptr<GradientExchange> gradient_exchange(Communicator& world) override;
+    void set_loss_scale(float scale) override;
+    bool last_update_skipped() override;
 
     // The rule's coming step in its device form, counted as taken: its state arrays uploaded
     // where stale and its constants copied to the device copy the kernel reads (queued on the
@@ -47,6 +49,8 @@ private:
     CudaOptimizerState optimizer_;
     DeviceBuffer step_;         // the current step's lf_cuda_update, as the kernel reads it
     PinnedUpload step_upload_;  // its way there
+    float loss_scale_ = 0;      // 0: no loss scaling (set_loss_scale)
+    DeviceBuffer overflow_;     // int32: the last update's gradients were not all finite
 };
 
 }  // namespace lf

@@ -16,14 +16,15 @@ public:
         : ctx_(s.ctx), training_(s.training), seed_(s.seed), step_(s.step), rate_(param_float(s.node.params, "rate")),
           count_(std::size_t(s.batch * s.node.inputs[0].elements())),
           first_(std::uint64_t(s.first_row * s.node.inputs[0].elements())), in_(s.in[0]), out_(s.out),
-          out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), mask_(s.workspace) {}
+          out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), mask_(s.workspace),
+          dtype_(s.dtype), elem_(s.elem()) {}
 
     void forward() override {
         if (!training_ || rate_ == 0) return copy(out_, in_);
         const std::uint64_t threshold = dropout::threshold(rate_);
         const float scale = dropout::keep_scale(rate_);
         ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().dropout_forward(ctx_.get(), in_, out_, mask_, count_, seed_, step_, first_, threshold, scale, e);
+            return ctx_.api().dropout_forward(ctx_.get(), dtype_, in_, out_, mask_, count_, seed_, step_, first_, threshold, scale, e);
         }, "dropout");
     }
 
@@ -31,7 +32,7 @@ public:
         if (!in_grad_) return;
         copy(in_grad_, out_grad_);
         if (rate_ == 0) return;
-        ctx_.run([&](lf_cuda_error* e) { return ctx_.api().multiply(ctx_.get(), in_grad_, mask_, count_, 1, 1, 0, e); },
+        ctx_.run([&](lf_cuda_error* e) { return ctx_.api().multiply(ctx_.get(), dtype_, in_grad_, mask_, count_, 1, 1, 0, e); },
                  "dropout backward");
     }
 
@@ -39,7 +40,7 @@ public:
 
 private:
     void copy(float* to, const float* from) const {
-        ctx_.run([&](lf_cuda_error* e) { return ctx_.api().copy_on_device(ctx_.get(), to, from, count_ * 4, e); }, "copy");
+        ctx_.run([&](lf_cuda_error* e) { return ctx_.api().copy_on_device(ctx_.get(), to, from, count_ * elem_, e); }, "copy");
     }
     const CudaContext& ctx_;
     bool training_;
@@ -52,14 +53,16 @@ private:
     float* out_;
     const float* out_grad_;
     float* in_grad_;
-    float* mask_;  // 0 or 1 / (1 - rate), from the last forward
+    float* mask_;  // 0 or 1 / (1 - rate), from the last forward, in dtype_
+    int dtype_;
+    std::size_t elem_;
 };
 
 }  // namespace
 
 const CudaOpFamily kCudaDropout{
     .unsupported = nullptr,
-    .needs = [](const NodeInfo& n, std::int64_t batch, bool training) {
+    .needs = [](const NodeInfo& n, std::int64_t batch, bool training, DType) {
         return CudaOpNeeds{.workspace_floats = training ? std::size_t(batch * n.inputs[0].elements()) : 0};
     },
     .reads_output = nullptr,

@@ -2,9 +2,9 @@
 
 namespace lf {
 
-CudaEvent::CudaEvent(const CudaContext& ctx) : ctx_(ctx) {
+CudaEvent::CudaEvent(const CudaContext& ctx, bool timing) : ctx_(ctx) {
     lf_cuda_error e{};
-    ev_ = ctx.api().event_create(ctx.get(), &e);
+    ev_ = timing ? ctx.api().timing_event_create(ctx.get(), &e) : ctx.api().event_create(ctx.get(), &e);
     if (!ev_) cuda_check(e.code ? e.code : -1, e, "creating a CUDA event", ctx.device());
 }
 
@@ -16,6 +16,12 @@ void CudaEvent::record() const {
 
 void CudaEvent::stream_waits() const {
     ctx_.run([&](lf_cuda_error* e) { return ctx_.api().stream_wait(ctx_.get(), ev_, e); }, "ordering the streams");
+}
+
+float CudaEvent::ms_until(const CudaEvent& later) const {
+    float ms = 0;
+    ctx_.run([&](lf_cuda_error* e) { return ctx_.api().event_elapsed(ev_, later.ev_, &ms, e); }, "timing the kernels");
+    return ms;
 }
 
 void CudaEvent::host_waits() const {

@@ -8,7 +8,8 @@ namespace lf {
 
 struct CudaOpFamily {
     std::string (*unsupported)(const NodeInfo& node);  // null: every node of the family runs
-    CudaOpNeeds (*needs)(const NodeInfo& node, std::int64_t batch, bool training);  // null: none
+    // `dtype`: what the op's activations are stored in (the schedule's compute_dtype).
+    CudaOpNeeds (*needs)(const NodeInfo& node, std::int64_t batch, bool training, DType dtype);  // null: none
     bool (*reads_output)(const NodeInfo& node);  // null: never
     std::unique_ptr<CudaOp> (*make)(const CudaOpSetup& setup);  // null: no CUDA op
 };

@@ -55,11 +55,13 @@ std::string cuda_op_unsupported(const ScheduledStep& step) {
     return why.empty() ? "" : "layer '" + step.node + "' (" + step.info->spec->type + ")" + why;
 }
 
-CudaOpNeeds cuda_op_needs(const ScheduledStep& step, std::int64_t batch, bool training) {
+CudaOpNeeds cuda_op_needs(const ScheduledStep& step, std::int64_t batch, bool training, DType dtype) {
     if (!step.runs) return {};
     const CudaOpFamily& f = family(*step.info);
-    return f.needs ? f.needs(*step.info, batch, training) : CudaOpNeeds{};
+    return f.needs ? f.needs(*step.info, batch, training, dtype) : CudaOpNeeds{};
 }
+
+int cuda_dtype(DType t) { return t == DType::BFloat16 ? LF_CUDA_BF16 : t == DType::Float16 ? LF_CUDA_F16 : LF_CUDA_F32; }
 
 bool cuda_backward_reads_output(const ScheduledStep& step, const Schedule&) {
     if (!step.runs) return false;

@@ -9,7 +9,11 @@
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/input_staging.h"
 #include "backend/cuda/oom_message.h"
+#include "backend/cuda/pass_timer.h"
 #include "backend/cuda/step_graphs.h"
+#include "backend/cuda/cuda_backend.h"
+#include "layerforge/core/bfloat16.h"
+#include "layerforge/core/float16.h"
 #include "layerforge/core/error.h"
 #include "layerforge/graph/schedule.h"
 
@@ -32,6 +36,13 @@ constexpr std::size_t kAlign = 256 / sizeof(float);
 
 std::size_t aligned(std::size_t floats) { return (floats + kAlign - 1) / kAlign * kAlign; }
 
+// What a step's op computes in: its output's type (Note [Mixed precision on the CUDA backend]).
+DType compute_type(const Schedule& s, const ScheduledStep& st) {
+    return st.out == kNoBuffer ? DType::Float32 : s.buffers[std::size_t(st.out)].dtype;
+}
+
+std::size_t storage_floats(const PlannedBuffer& b) { return (b.bytes() + sizeof(float) - 1) / sizeof(float); }
+
 ScheduleOptions schedule_options(const PlanOptions& o) {
     // No rewrites: the CUDA ops do not fold BatchNormalization or run ReLUs in place yet.
     return {.batch = o.batch, .first_row = o.first_row, .training = o.mode == PlanMode::Train, .seed = o.seed,
@@ -42,9 +53,17 @@ ScheduleOptions schedule_options(const PlanOptions& o) {
 // scratch (cuDNN's convolution workspaces) is one region at the end, as large as the largest
 // step asks: the ops run one after another on one stream, and none keeps it between calls.
 // Each input has two staging buffers (InputStaging); the step counter dropout reads is a
-// 64-bit integer of its own.
+// 64-bit integer of its own. A step whose input is stored in another type than it computes in
+// (the float32 output layer of a mixed plan) reads a copy in its own type, and writes that
+// input's gradient into a copy rounded back after its backward: its islands.
+struct Island {
+    std::size_t port = 0;
+    std::size_t copy_at = 0, grad_at = 0;  // grad_at 0: the input needs no gradient
+};
+
 struct Layout {
     std::vector<std::size_t> buffer_at, workspace_at;
+    std::vector<std::vector<Island>> islands;  // per step
     std::vector<std::array<std::size_t, 2>> staging_at;  // per input
     std::size_t counter_at = 0;
     std::size_t scratch_at = 0, scratch_bytes = 0;
@@ -56,7 +75,7 @@ Layout lay_out(const Schedule& s) {
     Layout l;
     for (const PlannedBuffer& b : s.buffers) {
         l.buffer_at.push_back(l.floats);
-        l.floats += aligned(b.floats);
+        l.floats += aligned(storage_floats(b));
     }
     l.bytes.activations = s.bytes(BufferKind::Activation);
     l.bytes.gradients = s.bytes(BufferKind::Gradient);
@@ -70,11 +89,27 @@ Layout lay_out(const Schedule& s) {
     l.floats += aligned(sizeof(std::uint64_t) / sizeof(float));
     l.bytes.workspaces += sizeof(std::uint64_t);
     for (const ScheduledStep& st : s.steps) {
-        const CudaOpNeeds n = cuda_op_needs(st, s.options.batch, s.options.training);
+        const DType type = compute_type(s, st);
+        const CudaOpNeeds n = cuda_op_needs(st, s.options.batch, s.options.training, type);
         l.workspace_at.push_back(l.floats);
         l.floats += aligned(n.workspace_floats);
         l.bytes.workspaces += n.workspace_floats * sizeof(float);
         l.scratch_bytes = std::max(l.scratch_bytes, n.scratch_bytes);
+        std::vector<Island> islands;
+        for (std::size_t port = 0; st.runs && port < st.in.size(); ++port) {
+            const PlannedBuffer& in = s.buffers[std::size_t(st.in[port])];
+            if (in.dtype == type) continue;
+            const std::size_t copy = aligned((in.floats * dtype_size(type) + 3) / 4);
+            Island island{.port = port, .copy_at = l.floats};
+            l.floats += copy;
+            if (port < st.in_grad.size() && st.in_grad[port] != kNoBuffer) {
+                island.grad_at = l.floats;
+                l.floats += copy;
+            }
+            l.bytes.activations += (island.grad_at ? 2 : 1) * in.floats * dtype_size(type);
+            islands.push_back(island);
+        }
+        l.islands.push_back(std::move(islands));
     }
     l.scratch_at = l.floats;
     l.floats += aligned((l.scratch_bytes + sizeof(float) - 1) / sizeof(float));
@@ -85,6 +120,8 @@ Layout lay_out(const Schedule& s) {
 // The backward pass's variants (Note [Replaying a plan's passes as CUDA graphs]): whether the
 // softmax backward is skipped, and which update kernel follows (none: -1).
 int backward_variant(bool logits, int rule) { return (logits ? 1 : 0) | ((rule + 1) << 1); }
+
+constexpr const char* kTimedEager = "timed for the Profile panel (one pass in 100, Note [Kernel times on the GPU])";
 
 constexpr const char* kParallelEager =
     "data-parallel: the gradients' sums over the GPUs start from the host between its steps and the update waits "
@@ -105,13 +142,15 @@ struct CudaPlan::Impl {
     std::unique_ptr<PinnedUpload> output_grad;   // training plans
     bool logits_grad = false;                    // the last set_output_grad's kind
     StepGraphs graphs;
+    PassTimer timer;
+    std::array<std::int64_t, 2> runs{};          // passes so far, by GraphPass
 
     Impl(const Model& model, const PlanOptions& o, const CudaContext& c, DeviceArena& arena, CudaWeights w,
          CudaDeviceModel* dm)
         : ctx(c), owner(dm), schedule(make_schedule(model, schedule_options(o), cuda_backward_reads_output)),
-          layout(lay_out(schedule)), graphs(c, graphs_off_reason(o.cuda_graphs)) {
-        if (o.precision != Precision::Float32)
-            throw input_error(std::string("the CUDA backend runs float32 only; ") + to_string(o.precision) + " is not supported yet");
+          layout(lay_out(schedule)), graphs(c, graphs_off_reason(o.cuda_graphs)), timer(c, schedule.steps.size()) {
+        if (std::string why = cuda_precision_unsupported(o.precision, ctx.compute_capability()); !why.empty())
+            throw input_error(std::string(to_string(o.precision)) + " on " + o.device + ": " + why);
         for (const ScheduledStep& st : schedule.steps)
             if (std::string why = cuda_op_unsupported(st); !why.empty()) throw input_error(why + " (on " + o.device + ")");
         allocate(model, o, arena);
@@ -122,7 +161,7 @@ struct CudaPlan::Impl {
         for (std::size_t i = 0; i < schedule.inputs.size(); ++i) {
             const int id = schedule.inputs[i];
             inputs.emplace_back(ctx, std::array<float*, 2>{at(layout.staging_at[i][0]), at(layout.staging_at[i][1])},
-                                buffer(id), floats(id));
+                                buffer(id), floats(id), cuda_dtype(type(id)));
         }
         if (schedule.options.training)
             output_grad = std::make_unique<PinnedUpload>(ctx, output_floats() * sizeof(float), "the loss's gradients");
@@ -132,19 +171,30 @@ struct CudaPlan::Impl {
     std::uint64_t* step_counter() const { return reinterpret_cast<std::uint64_t*>(at(layout.counter_at)); }
 
     // The calls of each pass, as StepGraphs captures them: queued only, nothing read on the host.
-    void queue_forward() const {
+    // `timed`: with PassTimer's events around each step.
+    void queue_forward(bool timed) {
+        if (timed) timer.begin(GraphPass::Forward);
         for (std::size_t i = 0; i < ops.size(); ++i)
-            if (ops[i]) for_layer(schedule.steps[i], [&] { ops[i]->forward(); });
+            if (ops[i]) for_layer(schedule.steps[i], [&] {
+                cross_islands(i, false);
+                ops[i]->forward();
+                if (timed) timer.after(GraphPass::Forward, i);
+            });
         if (schedule.options.training)  // the next step's dropout masks
             ctx.run([&](lf_cuda_error* e) { return ctx.api().count_step(ctx.get(), step_counter(), e); },
                     "counting the step");
     }
-    void queue_backward(CudaPlan& plan, const lf_cuda_update* update) const {
+    void queue_backward(CudaPlan& plan, const lf_cuda_update* update, bool timed) {
+        if (timed) timer.begin(GraphPass::Backward);
         for (std::size_t i = ops.size(); i-- > 0;) {
             const ScheduledStep& s = schedule.steps[i];
             if (s.grad != kNoBuffer) {
                 if (!s.grad_slots.empty()) sum_slots(s);
-                if (ops[i]) for_layer(s, [&] { ops[i]->backward(); });
+                if (ops[i]) for_layer(s, [&] {
+                    ops[i]->backward();
+                    cross_islands(i, true);
+                    if (timed) timer.after(GraphPass::Backward, i);
+                });
             }
             plan.step_done(i);  // queued after this step's kernels: a data-parallel bucket's sum may follow them
         }
@@ -153,6 +203,12 @@ struct CudaPlan::Impl {
     void count_backward() {
         for (std::size_t i = 0; i < ops.size(); ++i)
             if (schedule.steps[i].grad != kNoBuffer) ++profile[i].backwards;
+    }
+    // Whether this run of `pass` is timed; the last timed one's times are collected first.
+    bool next_timed(GraphPass pass) {
+        const bool timed = PassTimer::due(++runs[std::size_t(pass)]);
+        if (timed) timer.collect(profile);
+        return timed;
     }
 
     // One block for everything; a refusal names the batch size whose schedule would fit.
@@ -177,6 +233,24 @@ struct CudaPlan::Impl {
         return id == kNoBuffer ? nullptr : block.floats() + layout.buffer_at[std::size_t(id)];
     }
     std::size_t floats(int id) const { return schedule.buffers[std::size_t(id)].floats; }
+    DType type(int id) const { return schedule.buffers[std::size_t(id)].dtype; }
+
+    // Forward: step i's inputs converted into its islands; backward: the islands' gradients
+    // converted back into the inputs' gradient buffers.
+    void cross_islands(std::size_t i, bool backward) const {
+        const ScheduledStep& st = schedule.steps[i];
+        const int own = cuda_dtype(compute_type(schedule, st));
+        for (const Island& is : layout.islands[i]) {
+            const int in = st.in[is.port];
+            if (backward && !is.grad_at) continue;
+            const int grad = backward ? st.in_grad[is.port] : kNoBuffer;
+            ctx.run([&](lf_cuda_error* e) {
+                const int theirs = cuda_dtype(type(in));
+                return backward ? ctx.api().cast(ctx.get(), own, at(is.grad_at), theirs, buffer(grad), floats(in), e)
+                                : ctx.api().cast(ctx.get(), theirs, buffer(in), own, at(is.copy_at), floats(in), e);
+            }, backward ? "rounding an input's gradient" : "widening an input");
+        }
+    }
 
     std::unique_ptr<CudaOp> build(const Model& model, std::size_t i, CudaWeights w) {
         const ScheduledStep& s = schedule.steps[i];
@@ -184,6 +258,7 @@ struct CudaPlan::Impl {
         const bool training = schedule.options.training && !(s.frozen && s.grad == kNoBuffer);
         CudaOpSetup setup{.ctx = ctx, .node = *s.info, .batch = schedule.options.batch, .training = training,
                           .frozen = s.frozen};
+        setup.dtype = cuda_dtype(compute_type(schedule, s));
         setup.seed = s.seed;
         setup.first_row = schedule.options.first_row;
         setup.step = step_counter();
@@ -191,6 +266,10 @@ struct CudaPlan::Impl {
         setup.scratch_bytes = layout.scratch_bytes;
         for (int id : s.in) setup.in.push_back(buffer(id));
         for (int id : s.in_grad) setup.in_grad.push_back(buffer(id));
+        for (const Island& is : layout.islands[i]) {
+            setup.in[is.port] = at(is.copy_at);
+            if (is.grad_at) setup.in_grad[is.port] = at(is.grad_at);
+        }
         setup.out = buffer(s.out);
         setup.out_grad = buffer(s.grad);
         for (const WeightRef* r : model.weights_of(s.node)) {
@@ -206,6 +285,7 @@ struct CudaPlan::Impl {
     // The consumers' gradients summed into the producer's buffer, as the CPU plan sums them.
     void sum_slots(const ScheduledStep& s) const {
         float* dst = buffer(s.grad);
+        const int dtype = cuda_dtype(type(s.grad));
         bool started = false;
         for (int slot : s.grad_slots) started = started || slot == s.grad;
         for (int slot : s.grad_slots) {
@@ -213,11 +293,13 @@ struct CudaPlan::Impl {
             const float* src = buffer(slot);
             const std::size_t n = floats(s.grad);
             if (!started) {
-                ctx.run([&](lf_cuda_error* e) { return ctx.api().copy_on_device(ctx.get(), dst, src, n * 4, e); },
-                        "summing gradients");
+                ctx.run([&](lf_cuda_error* e) {
+                    return ctx.api().copy_on_device(ctx.get(), dst, src, n * dtype_size(type(s.grad)), e);
+                }, "summing gradients");
                 started = true;
             } else {
-                ctx.run([&](lf_cuda_error* e) { return ctx.api().add(ctx.get(), dst, src, n, e); }, "summing gradients");
+                ctx.run([&](lf_cuda_error* e) { return ctx.api().add(ctx.get(), dtype, dst, src, n, e); },
+                        "summing gradients");
             }
         }
     }
@@ -251,20 +333,30 @@ PlanProfile CudaPlan::describe(const Model& model, const PlanOptions& options) {
     for (const ScheduledStep& st : s.steps) {
         LayerProfile p;
         p.node = st.node;
+        p.compute = st.runs ? compute_type(s, st) : DType::Float32;
         p.bytes = charge(st.out) + charge(st.grad) +
-                  cuda_op_needs(st, s.options.batch, s.options.training).workspace_floats * sizeof(float);
+                  cuda_op_needs(st, s.options.batch, s.options.training, compute_type(s, st)).workspace_floats * sizeof(float);
+        for (std::size_t port = 0; st.runs && port < st.in.size(); ++port) {
+            const PlannedBuffer& in = s.buffers[std::size_t(st.in[port])];
+            const bool grad = port < st.in_grad.size() && st.in_grad[port] != kNoBuffer;
+            if (in.dtype != p.compute) p.bytes += (grad ? 2 : 1) * in.floats * dtype_size(p.compute);
+        }
         for (int slot : st.grad_slots) p.bytes += charge(slot);
         out.push_back(p);
     }
     // An input's two staging buffers go to its Input step, the step counter to the first step.
     for (int id : s.inputs)
         for (std::size_t i = 0; i < s.steps.size(); ++i)
-            if (s.steps[i].out == id) out[i].bytes += 2 * s.buffers[std::size_t(id)].bytes();
+            if (s.steps[i].out == id) {  // the Input step, not a view (Flatten) that aliases its buffer
+                out[i].bytes += 2 * s.buffers[std::size_t(id)].floats * sizeof(float);
+                break;
+            }
     if (!out.empty()) out[0].bytes += sizeof(std::uint64_t);
     // The shared scratch goes to the step that asks most (the first of equals).
     const std::size_t scratch = lay_out(s).scratch_bytes;
     for (std::size_t i = 0; i < s.steps.size() && scratch; ++i)
-        if (cuda_op_needs(s.steps[i], s.options.batch, s.options.training).scratch_bytes == scratch) {
+        if (cuda_op_needs(s.steps[i], s.options.batch, s.options.training, compute_type(s, s.steps[i])).scratch_bytes ==
+            scratch) {
             out[i].bytes += scratch;
             break;
         }
@@ -300,10 +392,10 @@ void CudaPlan::seek_rng(std::uint64_t steps) {
     }, "setting the plan's random streams");
 }
 
-// Kernel times need CUDA events around each op (not yet): the profile counts the passes only.
 void CudaPlan::forward() {
     Impl& m = *impl_;
-    m.graphs.run(GraphPass::Forward, 0, [&] { m.queue_forward(); });
+    const bool timed = m.next_timed(GraphPass::Forward);
+    m.graphs.run(GraphPass::Forward, 0, [&] { m.queue_forward(timed); }, timed ? kTimedEager : nullptr);
     for (std::size_t i = 0; i < m.ops.size(); ++i)
         if (m.ops[i]) ++m.profile[i].forwards;
 }
@@ -325,8 +417,9 @@ void CudaPlan::set_output_grad(const float* host, OutputGrad of) {
 void CudaPlan::backward() {
     if (options().mode != PlanMode::Train) throw runtime_error("backward() on an inference plan");
     Impl& m = *impl_;
-    m.graphs.run(GraphPass::Backward, backward_variant(m.logits_grad, -1), [&] { m.queue_backward(*this, nullptr); },
-                 has_backward_listener() ? kParallelEager : nullptr);
+    const bool timed = m.next_timed(GraphPass::Backward);
+    m.graphs.run(GraphPass::Backward, backward_variant(m.logits_grad, -1), [&] { m.queue_backward(*this, nullptr, timed); },
+                 has_backward_listener() ? kParallelEager : timed ? kTimedEager : nullptr);
     m.count_backward();
 }
 
@@ -338,14 +431,23 @@ void CudaPlan::backward_and_update(DeviceModel& device, WeightUpdate& rule, doub
     if (&device != m.owner || has_backward_listener()) return Plan::backward_and_update(device, rule, lr);
     const std::optional<lf_cuda_update> u = m.owner->take_device_step(rule, lr);
     if (!u) return Plan::backward_and_update(device, rule, lr);  // nothing was counted
-    m.graphs.run(GraphPass::Backward, backward_variant(m.logits_grad, u->rule), [&] { m.queue_backward(*this, &*u); });
+    const bool timed = m.next_timed(GraphPass::Backward);
+    m.graphs.run(GraphPass::Backward, backward_variant(m.logits_grad, u->rule), [&] { m.queue_backward(*this, &*u, timed); },
+                 timed ? kTimedEager : nullptr);
     m.count_backward();
 }
 
 void CudaPlan::read_input_grad(float* host, std::size_t i) const {
     const int id = impl_->schedule.input_grads.at(i);
     if (id == kNoBuffer) throw runtime_error("read_input_grad() on a plan built without input_grads");
-    impl_->to_host(host, impl_->buffer(id), impl_->floats(id));
+    const DType t = impl_->type(id);
+    if (t == DType::Float32) return impl_->to_host(host, impl_->buffer(id), impl_->floats(id));
+    std::vector<std::uint16_t> half(impl_->floats(id));  // rare (saliency maps): widened on the host
+    impl_->ctx.run([&](lf_cuda_error* e) {
+        return impl_->ctx.api().copy_to_host(impl_->ctx.get(), half.data(), impl_->buffer(id), half.size() * 2, e);
+    }, "copying from the device");
+    for (std::size_t k = 0; k < half.size(); ++k)
+        host[k] = t == DType::BFloat16 ? from_bfloat16(half[k]) : from_float16(half[k]);
 }
 
 std::vector<std::pair<std::string, std::string>> CudaPlan::kernels() const {
@@ -357,7 +459,10 @@ std::vector<std::pair<std::string, std::string>> CudaPlan::kernels() const {
 
 MemoryBreakdown CudaPlan::memory() const { return impl_->layout.bytes; }
 
-const PlanProfile& CudaPlan::profile() const { return impl_->profile; }
+const PlanProfile& CudaPlan::profile() const {
+    impl_->timer.collect(impl_->profile);  // waits for the last timed pass, if its times are not in yet
+    return impl_->profile;
+}
 
 const std::string& CudaPlan::execution() const { return impl_->graphs.describe(); }
 

@@ -17,9 +17,10 @@ bool is_max(const NodeInfo& n) {
     return n.spec->op == LayerOp::MaxPool2D || n.spec->op == LayerOp::GlobalMaxPooling2D;
 }
 
-lf_cuda_pool_shape pool_shape(const NodeInfo& n, std::int64_t batch) {
+lf_cuda_pool_shape pool_shape(const NodeInfo& n, std::int64_t batch, int dtype) {
     const Shape& in = n.inputs[0];
     lf_cuda_pool_shape p{};
+    p.dtype = dtype;
     p.n = batch;
     p.h = in[0];
     p.w = in[1];
@@ -50,7 +51,7 @@ std::size_t output_count(const lf_cuda_pool_shape& p) { return std::size_t(p.n *
 class PoolingOp final : public CudaOp {
 public:
     explicit PoolingOp(const CudaOpSetup& s)
-        : ctx_(s.ctx), p_(pool_shape(s.node, s.batch)), in_(s.in[0]), out_(s.out), out_grad_(s.out_grad),
+        : ctx_(s.ctx), p_(pool_shape(s.node, s.batch, s.dtype)), in_(s.in[0]), out_(s.out), out_grad_(s.out_grad),
           in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]),
           argmax_(is_max(s.node) && s.training ? reinterpret_cast<std::int32_t*>(s.workspace) : nullptr) {}
 
@@ -82,10 +83,10 @@ private:
 
 const CudaOpFamily kCudaPooling{
     .unsupported = nullptr,
-    .needs = [](const NodeInfo& n, std::int64_t batch, bool training) {
+    .needs = [](const NodeInfo& n, std::int64_t batch, bool training, DType) {
         static_assert(sizeof(std::int32_t) == sizeof(float), "the argmax lies in float slots");
         const bool argmax = is_max(n) && training;
-        return CudaOpNeeds{.workspace_floats = argmax ? output_count(pool_shape(n, batch)) : 0};
+        return CudaOpNeeds{.workspace_floats = argmax ? output_count(pool_shape(n, batch, LF_CUDA_F32)) : 0};
     },
     .reads_output = nullptr,
     .make = [](const CudaOpSetup& s) -> std::unique_ptr<CudaOp> { return std::make_unique<PoolingOp>(s); },

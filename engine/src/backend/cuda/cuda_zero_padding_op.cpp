@@ -10,18 +10,18 @@ class ZeroPaddingOp final : public CudaOp {
 public:
     explicit ZeroPaddingOp(const CudaOpSetup& s)
         : ctx_(s.ctx), pad_(param_list(s.node.params, "padding")), in_shape_(s.node.inputs[0]), batch_(s.batch),
-          in_(s.in[0]), out_(s.out), out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]) {}
+          in_(s.in[0]), out_(s.out), out_grad_(s.out_grad), in_grad_(s.in_grad.empty() ? nullptr : s.in_grad[0]), dtype_(s.dtype) {}
 
     void forward() override {
         ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().pad2d(ctx_.get(), in_, out_, batch_, in_shape_[0], in_shape_[1], in_shape_[2], int(pad_[0]),
+            return ctx_.api().pad2d(ctx_.get(), dtype_, in_, out_, batch_, in_shape_[0], in_shape_[1], in_shape_[2], int(pad_[0]),
                                     int(pad_[1]), int(pad_[2]), int(pad_[3]), e);
         }, "zero padding");
     }
     void backward() override {
         if (!in_grad_) return;
         ctx_.run([&](lf_cuda_error* e) {
-            return ctx_.api().crop2d(ctx_.get(), out_grad_, in_grad_, batch_, in_shape_[0], in_shape_[1], in_shape_[2],
+            return ctx_.api().crop2d(ctx_.get(), dtype_, out_grad_, in_grad_, batch_, in_shape_[0], in_shape_[1], in_shape_[2],
                                      int(pad_[0]), int(pad_[1]), int(pad_[2]), int(pad_[3]), e);
         }, "zero padding backward");
     }
@@ -36,6 +36,7 @@ private:
     float* out_;
     const float* out_grad_;
     float* in_grad_;
+    int dtype_;
 };
 
 }  // namespace

@@ -5,7 +5,8 @@
 // waits for that copy alone (an event) and moves the batch into the plan's input buffer, where
 // the pass reads it. Two slots take turns: a batch's pinned and staging memory are written
 // again only after its copies have run (events), so a copy never overwrites a batch in use.
-// Everything is allocated when the plan is built.
+// A 16-bit input buffer (a mixed policy) gets the batch rounded on that move. Everything is
+// allocated when the plan is built.
 #include <array>
 #include <memory>
 
@@ -15,8 +16,10 @@ namespace lf {
 
 class InputStaging {
 public:
-    // staging: two device buffers of `floats` each beside the plan's input buffer `input`.
-    InputStaging(const CudaContext& ctx, std::array<float*, 2> staging, float* input, std::size_t floats);
+    // staging: two device buffers of `floats` floats each beside the plan's input buffer `input`,
+    // of `floats` elements of lf_cuda_dtype `dtype`.
+    InputStaging(const CudaContext& ctx, std::array<float*, 2> staging, float* input, std::size_t floats,
+                 int dtype = LF_CUDA_F32);
 
     void upload(const float* host);
     int next_slot() const { return next_; }
@@ -31,6 +34,7 @@ private:
     std::array<Slot, 2> slots_;
     float* input_;
     std::size_t floats_;
+    int dtype_;
     int next_ = 0;
 };
 

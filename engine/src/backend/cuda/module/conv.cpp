@@ -5,13 +5,15 @@
 #include "context.h"
 #include "status.h"
 
-// NHWC tensors and KRSC filters (cuDNN's NHWC filter format), float32 with FMA math only:
+// NHWC tensors and KRSC filters (cuDNN's NHWC filter format). float32 with FMA math only:
 // CUDNN_DEFAULT_MATH on float data may use TF32 tensor cores on sm_80+, which the CPU
-// comparison cannot allow (TF32 is a precision policy, not the default).
+// comparison cannot allow (TF32 is a precision policy, not the default). bfloat16 and float16
+// data accumulate in float32 (cuDNN's pseudo-half configurations) on tensor cores.
 struct lf_cuda_conv {
     cudnnTensorDescriptor_t x = nullptr, y = nullptr;
     cudnnFilterDescriptor_t w = nullptr;
     cudnnConvolutionDescriptor_t conv = nullptr;
+    bool tensor_cores = false;
 };
 
 namespace lf::cuda {
@@ -24,17 +26,23 @@ bool fits_int(const lf_cuda_conv_shape& s) {
     return s.groups > 0 && s.c % s.groups == 0 && s.k % s.groups == 0;
 }
 
+cudnnDataType_t data_type(int dtype) {
+    return dtype == LF_CUDA_BF16 ? CUDNN_DATA_BFLOAT16 : dtype == LF_CUDA_F16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+}
+
 int make(lf_cuda_conv* d, const lf_cuda_conv_shape& s, lf_cuda_error* err) {
+    const cudnnDataType_t type = data_type(s.dtype);
+    d->tensor_cores = s.dtype != LF_CUDA_F32;
     int st = check(cudnnCreateTensorDescriptor(&d->x), "cudnnCreateTensorDescriptor", err);
     if (!st) st = check(cudnnCreateTensorDescriptor(&d->y), "cudnnCreateTensorDescriptor", err);
     if (!st) st = check(cudnnCreateFilterDescriptor(&d->w), "cudnnCreateFilterDescriptor", err);
     if (!st) st = check(cudnnCreateConvolutionDescriptor(&d->conv), "cudnnCreateConvolutionDescriptor", err);
     if (!st)
-        st = check(cudnnSetTensor4dDescriptor(d->x, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, int(s.n), int(s.c), int(s.h),
+        st = check(cudnnSetTensor4dDescriptor(d->x, CUDNN_TENSOR_NHWC, type, int(s.n), int(s.c), int(s.h),
                                               int(s.w)),
                    "cudnnSetTensor4dDescriptor (input)", err);
     if (!st)
-        st = check(cudnnSetFilter4dDescriptor(d->w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, int(s.k), int(s.c / s.groups),
+        st = check(cudnnSetFilter4dDescriptor(d->w, type, CUDNN_TENSOR_NHWC, int(s.k), int(s.c / s.groups),
                                               int(s.r), int(s.s)),
                    "cudnnSetFilter4dDescriptor", err);
     if (!st)
@@ -42,7 +50,9 @@ int make(lf_cuda_conv* d, const lf_cuda_conv_shape& s, lf_cuda_error* err) {
                                                    s.dilation_w, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
                    "cudnnSetConvolution2dDescriptor", err);
     if (!st) st = check(cudnnSetConvolutionGroupCount(d->conv, s.groups), "cudnnSetConvolutionGroupCount", err);
-    if (!st) st = check(cudnnSetConvolutionMathType(d->conv, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType", err);
+    if (!st)
+        st = check(cudnnSetConvolutionMathType(d->conv, d->tensor_cores ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
+                   "cudnnSetConvolutionMathType", err);
     int n = 0, c = 0, h = 0, w = 0;
     if (!st)
         st = check(cudnnGetConvolution2dForwardOutputDim(d->conv, d->x, d->w, &n, &c, &h, &w),
@@ -51,7 +61,7 @@ int make(lf_cuda_conv* d, const lf_cuda_conv_shape& s, lf_cuda_error* err) {
         return fail(err, int(CUDNN_STATUS_BAD_PARAM), "conv_create", "cuDNN's output size differs from the layer's",
                     "cudnnStatus");
     if (!st)
-        st = check(cudnnSetTensor4dDescriptor(d->y, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, n, c, h, w),
+        st = check(cudnnSetTensor4dDescriptor(d->y, CUDNN_TENSOR_NHWC, type, n, c, h, w),
                    "cudnnSetTensor4dDescriptor (output)", err);
     return st;
 }
@@ -60,12 +70,14 @@ int make(lf_cuda_conv* d, const lf_cuda_conv_shape& s, lf_cuda_error* err) {
 // The heuristics' first deterministic algorithm that fits (ABI 4): a run repeats bit for bit,
 // as a replayed CUDA graph must repeat the eager pass; a nondeterministic one only when no
 // deterministic one fits.
+// Tensor-core algorithms only for 16-bit data (on float32 they would round to TF32).
 template <class Perf>
-int pick(const Perf* perf, int count, size_t max_workspace, int* algo, size_t* workspace, lf_cuda_error* err) {
+int pick(const Perf* perf, int count, bool tensor_cores, size_t max_workspace, int* algo, size_t* workspace,
+         lf_cuda_error* err) {
     for (bool deterministic : {true, false})
         for (int i = 0; i < count; ++i)
             if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= max_workspace &&
-                perf[i].mathType != CUDNN_TENSOR_OP_MATH &&
+                (tensor_cores || perf[i].mathType != CUDNN_TENSOR_OP_MATH) &&
                 (!deterministic || perf[i].determinism == CUDNN_DETERMINISTIC)) {
                 *algo = int(perf[i].algo);
                 *workspace = perf[i].memory;
@@ -111,7 +123,7 @@ int conv_choose(lf_cuda_context* ctx, lf_cuda_conv* d, int pass, size_t max_work
         if (int s = check(cudnnGetConvolutionForwardAlgorithm_v7(ctx->dnn, d->x, d->w, d->conv, d->y, kMax, &count, perf),
                           "cudnnGetConvolutionForwardAlgorithm_v7", err))
             return s;
-        return pick(perf, count, max_workspace, algo, workspace, err);
+        return pick(perf, count, d->tensor_cores, max_workspace, algo, workspace, err);
     }
     if (pass == LF_CUDA_CONV_BACKWARD_DATA) {
         cudnnConvolutionBwdDataAlgoPerf_t perf[kMax];
@@ -119,17 +131,17 @@ int conv_choose(lf_cuda_context* ctx, lf_cuda_conv* d, int pass, size_t max_work
                                                                       perf),
                           "cudnnGetConvolutionBackwardDataAlgorithm_v7", err))
             return s;
-        return pick(perf, count, max_workspace, algo, workspace, err);
+        return pick(perf, count, d->tensor_cores, max_workspace, algo, workspace, err);
     }
     cudnnConvolutionBwdFilterAlgoPerf_t perf[kMax];
     if (int s = check(cudnnGetConvolutionBackwardFilterAlgorithm_v7(ctx->dnn, d->x, d->y, d->conv, d->w, kMax, &count,
                                                                     perf),
                       "cudnnGetConvolutionBackwardFilterAlgorithm_v7", err))
         return s;
-    return pick(perf, count, max_workspace, algo, workspace, err);
+    return pick(perf, count, d->tensor_cores, max_workspace, algo, workspace, err);
 }
 
-int conv_forward(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const float* x, const float* w, float* y,
+int conv_forward(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const void* x, const void* w, void* y,
                  void* workspace, size_t workspace_bytes, lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
     const float one = 1.f, zero = 0.f;
@@ -138,7 +150,7 @@ int conv_forward(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const float* x
                  "cudnnConvolutionForward", err);
 }
 
-int conv_backward_data(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const float* w, const float* dy, float* dx,
+int conv_backward_data(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const void* w, const void* dy, void* dx,
                        void* workspace, size_t workspace_bytes, lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
     const float one = 1.f, zero = 0.f;
@@ -148,7 +160,7 @@ int conv_backward_data(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const fl
                  "cudnnConvolutionBackwardData", err);
 }
 
-int conv_backward_filter(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const float* x, const float* dy, float* dw,
+int conv_backward_filter(lf_cuda_context* ctx, lf_cuda_conv* d, int algo, const void* x, const void* dy, void* dw,
                          void* workspace, size_t workspace_bytes, lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
     const float one = 1.f, zero = 0.f;

@@ -9,11 +9,11 @@ lf_cuda_conv* conv_create(lf_cuda_context* ctx, const lf_cuda_conv_shape* shape,
 void conv_destroy(lf_cuda_conv* conv);
 int conv_choose(lf_cuda_context* ctx, lf_cuda_conv* conv, int pass, size_t max_workspace, int* algo, size_t* workspace,
                 lf_cuda_error* err);
-int conv_forward(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* x, const float* w, float* y,
+int conv_forward(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const void* x, const void* w, void* y,
                  void* workspace, size_t workspace_bytes, lf_cuda_error* err);
-int conv_backward_data(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* w, const float* dy, float* dx,
+int conv_backward_data(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const void* w, const void* dy, void* dx,
                        void* workspace, size_t workspace_bytes, lf_cuda_error* err);
-int conv_backward_filter(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const float* x, const float* dy, float* dw,
+int conv_backward_filter(lf_cuda_context* ctx, lf_cuda_conv* conv, int algo, const void* x, const void* dy, void* dw,
                          void* workspace, size_t workspace_bytes, lf_cuda_error* err);
 
 }  // namespace lf::cuda

@@ -9,18 +9,22 @@ namespace lf::cuda {
 
 namespace {
 
+cudnnDataType_t data_type(int dtype) {
+    return dtype == LF_CUDA_BF16 ? CUDNN_DATA_BFLOAT16 : dtype == LF_CUDA_F16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+}
+
 // rows x cols as N x C x 1 x 1: CUDNN_SOFTMAX_MODE_CHANNEL then normalises each row.
 struct RowsDesc {
     cudnnTensorDescriptor_t d = nullptr;
     int status = 0;
-    RowsDesc(int64_t rows, int64_t cols, lf_cuda_error* err) {
+    RowsDesc(int dtype, int64_t rows, int64_t cols, lf_cuda_error* err) {
         if (rows > INT_MAX || cols > INT_MAX) {
             status = fail(err, int(CUDNN_STATUS_BAD_PARAM), "softmax", "more than 2^31 rows or columns", "cudnnStatus");
             return;
         }
         status = check(cudnnCreateTensorDescriptor(&d), "cudnnCreateTensorDescriptor", err);
         if (!status)
-            status = check(cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, int(rows), int(cols), 1, 1),
+            status = check(cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, data_type(dtype), int(rows), int(cols), 1, 1),
                            "cudnnSetTensor4dDescriptor", err);
     }
     ~RowsDesc() {
@@ -30,9 +34,10 @@ struct RowsDesc {
 
 }  // namespace
 
-int softmax_forward(lf_cuda_context* ctx, const float* x, float* y, int64_t rows, int64_t cols, lf_cuda_error* err) {
+int softmax_forward(lf_cuda_context* ctx, int dtype, const void* x, void* y, int64_t rows, int64_t cols,
+                    lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
-    RowsDesc desc(rows, cols, err);
+    RowsDesc desc(dtype, rows, cols, err);
     if (desc.status) return desc.status;
     const float one = 1.f, zero = 0.f;
     return check(cudnnSoftmaxForward(ctx->dnn, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, &one, desc.d, x,
@@ -40,10 +45,10 @@ int softmax_forward(lf_cuda_context* ctx, const float* x, float* y, int64_t rows
                  "cudnnSoftmaxForward", err);
 }
 
-int softmax_backward(lf_cuda_context* ctx, const float* y, const float* dy, float* dx, int64_t rows, int64_t cols,
-                     lf_cuda_error* err) {
+int softmax_backward(lf_cuda_context* ctx, int dtype, const void* y, const void* dy, void* dx, int64_t rows,
+                     int64_t cols, lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
-    RowsDesc desc(rows, cols, err);
+    RowsDesc desc(dtype, rows, cols, err);
     if (desc.status) return desc.status;
     const float one = 1.f, zero = 0.f;
     return check(cudnnSoftmaxBackward(ctx->dnn, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, &one, desc.d, y,

@@ -97,6 +97,11 @@ lf_cuda_api make_api() {
     a.graph_launch = graph_launch;
     a.graph_destroy = graph_destroy;
     a.count_step = count_step;
+    a.cast = cast;
+    a.gemm = gemm;
+    a.check_finite = check_finite;
+    a.timing_event_create = timing_event_create;
+    a.event_elapsed = event_elapsed;
     return a;
 }
 

@@ -22,14 +22,31 @@ int host_alloc(size_t bytes, void** ptr, lf_cuda_error* err) {
 
 int host_free(void* ptr, lf_cuda_error* err) { return check(cudaFreeHost(ptr), "cudaFreeHost", err); }
 
-lf_cuda_event* event_create(lf_cuda_context* ctx, lf_cuda_error* err) {
+namespace {
+
+lf_cuda_event* make_event(lf_cuda_context* ctx, unsigned flags, lf_cuda_error* err) {
     if (enter(ctx, err)) return nullptr;
     auto* ev = new lf_cuda_event{ctx->device, nullptr};
-    if (check(cudaEventCreateWithFlags(&ev->event, cudaEventDisableTiming), "cudaEventCreate", err)) {
+    if (check(cudaEventCreateWithFlags(&ev->event, flags), "cudaEventCreate", err)) {
         delete ev;
         return nullptr;
     }
     return ev;
+}
+
+}  // namespace
+
+lf_cuda_event* event_create(lf_cuda_context* ctx, lf_cuda_error* err) {
+    return make_event(ctx, cudaEventDisableTiming, err);
+}
+
+lf_cuda_event* timing_event_create(lf_cuda_context* ctx, lf_cuda_error* err) {
+    return make_event(ctx, cudaEventDefault, err);
+}
+
+int event_elapsed(lf_cuda_event* start, lf_cuda_event* end, float* ms, lf_cuda_error* err) {
+    if (int s = check(cudaEventSynchronize(end->event), "cudaEventSynchronize", err)) return s;
+    return check(cudaEventElapsedTime(ms, start->event, end->event), "cudaEventElapsedTime", err);
 }
 
 void event_destroy(lf_cuda_event* ev) {

@@ -8,6 +8,8 @@ namespace lf::cuda {
 int host_alloc(size_t bytes, void** ptr, lf_cuda_error* err);
 int host_free(void* ptr, lf_cuda_error* err);
 lf_cuda_event* event_create(lf_cuda_context* ctx, lf_cuda_error* err);
+lf_cuda_event* timing_event_create(lf_cuda_context* ctx, lf_cuda_error* err);
+int event_elapsed(lf_cuda_event* start, lf_cuda_event* end, float* ms, lf_cuda_error* err);
 void event_destroy(lf_cuda_event* ev);
 int event_wait_host(lf_cuda_event* ev, lf_cuda_error* err);
 int event_record(lf_cuda_context* ctx, lf_cuda_event* ev, lf_cuda_error* err);

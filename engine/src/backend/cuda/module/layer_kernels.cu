@@ -20,7 +20,8 @@ constexpr int kSplit = LF_CUDA_REDUCE_SPLIT;
 
 enum Reduce { kSum, kMean, kVariance, kNormGrads };
 
-__global__ void channel_partials_kernel(int mode, const float* a, const float* b, const float* mean, const float* var,
+template <class T>
+__global__ void channel_partials_kernel(int mode, const T* a, const T* b, const float* mean, const float* var,
                                         float eps, float* partials, int64_t rows, int64_t c) {
     __shared__ float s0[kRowLanes][32], s1[kRowLanes][32];
     const int64_t ch = blockIdx.x * int64_t(32) + threadIdx.x;
@@ -29,13 +30,13 @@ __global__ void channel_partials_kernel(int mode, const float* a, const float* b
         const float m = mode == kSum || mode == kMean ? 0.f : mean[ch];
         const float inv = mode == kNormGrads ? 1.f / sqrtf(var[ch] + eps) : 0.f;
         for (int64_t r = blockIdx.y * int64_t(kRowLanes) + threadIdx.y; r < rows; r += int64_t(kRowLanes) * kSplit) {
-            const float x = a[r * c + ch];
+            const float x = ld(a[r * c + ch]);
             switch (mode) {
             case kSum:
             case kMean: acc0 += x; break;
             case kVariance: acc0 += (x - m) * (x - m); break;
             default: {
-                const float dy = b[r * c + ch];
+                const float dy = ld(b[r * c + ch]);
                 acc0 += dy * (x - m) * inv;
                 acc1 += dy;
             }
@@ -76,13 +77,15 @@ __global__ void channel_finish_kernel(int mode, const float* partials, float* ou
     }
 }
 
-int reduce(lf_cuda_context* ctx, int mode, const float* a, const float* b, const float* mean, const float* var,
-           float eps, float* out0, float* out1, int64_t rows, int64_t c, int accumulate, float* partials,
-           lf_cuda_error* err) {
+int reduce(lf_cuda_context* ctx, int dtype, int mode, const void* a, const void* b, const float* mean,
+           const float* var, float eps, float* out0, float* out1, int64_t rows, int64_t c, int accumulate,
+           float* partials, lf_cuda_error* err) {
     if (!partials) return fail(err, int(cudaErrorInvalidValue), "channel sums", "no scratch for the partial sums", "lf");
     if (int s = enter(ctx, err)) return s;
     const dim3 block(32, kRowLanes), grid(unsigned((c + 31) / 32), kSplit);
-    channel_partials_kernel<<<grid, block, 0, ctx->stream>>>(mode, a, b, mean, var, eps, partials, rows, c);
+    LF_DISPATCH(dtype, T, "channel sums", err,
+                channel_partials_kernel<<<grid, block, 0, ctx->stream>>>(
+                    mode, static_cast<const T*>(a), static_cast<const T*>(b), mean, var, eps, partials, rows, c));
     if (int s = launched(err)) return s;
     channel_finish_kernel<<<blocks_for(size_t(c)), kThreads, 0, ctx->stream>>>(mode, partials, out0, out1, rows, c,
                                                                               accumulate);
@@ -91,23 +94,25 @@ int reduce(lf_cuda_context* ctx, int mode, const float* a, const float* b, const
 
 // oneDNN's forms: y = gamma inv (x - mean) + beta; dx = gamma inv (dy - dbeta / M - xhat dgamma / M),
 // or gamma inv dy with the statistics held constant (dgamma null).
-__global__ void bn_forward_kernel(const float* x, const float* mean, const float* var, const float* gamma,
-                                  const float* beta, float eps, float* y, int64_t rows, int64_t c) {
+template <class T>
+__global__ void bn_forward_kernel(const T* x, const float* mean, const float* var, const float* gamma,
+                                  const float* beta, float eps, T* y, int64_t rows, int64_t c) {
     LF_GRID_STRIDE(i, size_t(rows * c)) {
         const size_t ch = i % size_t(c);
-        y[i] = gamma[ch] * (1.f / sqrtf(var[ch] + eps)) * (x[i] - mean[ch]) + beta[ch];
+        y[i] = st<T>(gamma[ch] * (1.f / sqrtf(var[ch] + eps)) * (ld(x[i]) - mean[ch]) + beta[ch]);
     }
 }
 
-__global__ void bn_backward_kernel(const float* x, const float* dy, const float* mean, const float* var,
-                                   const float* gamma, float eps, const float* dgamma, const float* dbeta, float* dx,
+template <class T>
+__global__ void bn_backward_kernel(const T* x, const T* dy, const float* mean, const float* var,
+                                   const float* gamma, float eps, const float* dgamma, const float* dbeta, T* dx,
                                    int64_t rows, int64_t c) {
     LF_GRID_STRIDE(i, size_t(rows * c)) {
         const size_t ch = i % size_t(c);
         const float inv = 1.f / sqrtf(var[ch] + eps);  // correctly rounded, as the CPU's
-        float d = dy[i];
-        if (dgamma) d -= (dbeta[ch] + (x[i] - mean[ch]) * inv * dgamma[ch]) / float(rows);
-        dx[i] = gamma[ch] * inv * d;
+        float d = ld(dy[i]);
+        if (dgamma) d -= (dbeta[ch] + (ld(x[i]) - mean[ch]) * inv * dgamma[ch]) / float(rows);
+        dx[i] = st<T>(gamma[ch] * inv * d);
     }
 }
 
@@ -135,27 +140,29 @@ __device__ float window_count(const lf_cuda_pool_shape& p, const Clip& w) {
 }
 
 // Max: the first largest value in window order (oneDNN's choice among ties), never padding.
-__global__ void pool_forward_kernel(lf_cuda_pool_shape p, const float* x, float* y, int32_t* argmax) {
+template <class T>
+__global__ void pool_forward_kernel(lf_cuda_pool_shape p, const T* x, T* y, int32_t* argmax) {
     LF_GRID_STRIDE(i, size_t(p.n * p.out_h * p.out_w * p.c)) {
         const int64_t ch = int64_t(i) % p.c, o = int64_t(i) / p.c;
         const int64_t ox = o % p.out_w, oy = (o / p.out_w) % p.out_h, img = o / (p.out_w * p.out_h);
         const Clip w = clip_window(p, oy, ox);
-        const float* base = x + img * p.h * p.w * p.c + ch;
+        const T* base = x + img * p.h * p.w * p.c + ch;
         float acc = p.mode == LF_CUDA_POOL_MAX ? -INFINITY : 0.f;
         int32_t best = int32_t(w.y0 * p.w + w.x0);
         for (int64_t r = w.y0; r < w.y1; ++r)
             for (int64_t q = w.x0; q < w.x1; ++q) {
-                const float v = base[(r * p.w + q) * p.c];
+                const float v = ld(base[(r * p.w + q) * p.c]);
                 if (p.mode != LF_CUDA_POOL_MAX) acc += v;
                 else if (v > acc) acc = v, best = int32_t(r * p.w + q);
             }
-        y[i] = p.mode == LF_CUDA_POOL_MAX ? acc : acc / window_count(p, w);
+        y[i] = st<T>(p.mode == LF_CUDA_POOL_MAX ? acc : acc / window_count(p, w));
         if (argmax) argmax[i] = best;
     }
 }
 
 // One thread per input element, gathering from every window that covers it.
-__global__ void pool_backward_kernel(lf_cuda_pool_shape p, const float* dy, const int32_t* argmax, float* dx) {
+template <class T>
+__global__ void pool_backward_kernel(lf_cuda_pool_shape p, const T* dy, const int32_t* argmax, T* dx) {
     LF_GRID_STRIDE(i, size_t(p.n * p.h * p.w * p.c)) {
         const int64_t ch = int64_t(i) % p.c, q = int64_t(i) / p.c;
         const int64_t ix = q % p.w, iy = (q / p.w) % p.h, img = q / (p.w * p.h);
@@ -168,33 +175,36 @@ __global__ void pool_backward_kernel(lf_cuda_pool_shape p, const float* dy, cons
             for (int64_t ox = ox0; ox < ox1; ++ox) {
                 const size_t o = size_t(((img * p.out_h + oy) * p.out_w + ox) * p.c + ch);
                 if (p.mode == LF_CUDA_POOL_MAX) {
-                    if (argmax[o] == int32_t(iy * p.w + ix)) g += dy[o];
+                    if (argmax[o] == int32_t(iy * p.w + ix)) g += ld(dy[o]);
                 } else {
-                    g += dy[o] / window_count(p, clip_window(p, oy, ox));
+                    g += ld(dy[o]) / window_count(p, clip_window(p, oy, ox));
                 }
             }
-        dx[i] = g;
+        dx[i] = st<T>(g);
     }
 }
 
 }  // namespace
 
-int bias_grad(lf_cuda_context* ctx, const float* dy, float* g, int64_t rows, int64_t cols, int accumulate,
+int bias_grad(lf_cuda_context* ctx, int dtype, const void* dy, float* g, int64_t rows, int64_t cols, int accumulate,
               float* partials, lf_cuda_error* err) {
-    return reduce(ctx, kSum, dy, nullptr, nullptr, nullptr, 0.f, g, nullptr, rows, cols, accumulate, partials, err);
+    return reduce(ctx, dtype, kSum, dy, nullptr, nullptr, nullptr, 0.f, g, nullptr, rows, cols, accumulate, partials,
+                  err);
 }
 
-int bn_stats(lf_cuda_context* ctx, const float* x, float* mean, float* var, int64_t rows, int64_t c, float* partials,
-             lf_cuda_error* err) {
-    if (int s = reduce(ctx, kMean, x, nullptr, nullptr, nullptr, 0.f, mean, nullptr, rows, c, 0, partials, err)) return s;
-    return reduce(ctx, kVariance, x, nullptr, mean, nullptr, 0.f, var, nullptr, rows, c, 0, partials, err);
+int bn_stats(lf_cuda_context* ctx, int dtype, const void* x, float* mean, float* var, int64_t rows, int64_t c,
+             float* partials, lf_cuda_error* err) {
+    if (int s = reduce(ctx, dtype, kMean, x, nullptr, nullptr, nullptr, 0.f, mean, nullptr, rows, c, 0, partials, err))
+        return s;
+    return reduce(ctx, dtype, kVariance, x, nullptr, mean, nullptr, 0.f, var, nullptr, rows, c, 0, partials, err);
 }
 
-int bn_forward(lf_cuda_context* ctx, const float* x, const float* mean, const float* var, const float* gamma,
-               const float* beta, float eps, float* y, int64_t rows, int64_t c, lf_cuda_error* err) {
+int bn_forward(lf_cuda_context* ctx, int dtype, const void* x, const float* mean, const float* var, const float* gamma,
+               const float* beta, float eps, void* y, int64_t rows, int64_t c, lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
-    bn_forward_kernel<<<blocks_for(size_t(rows * c)), kThreads, 0, ctx->stream>>>(x, mean, var, gamma, beta, eps, y,
-                                                                                  rows, c);
+    LF_DISPATCH(dtype, T, "bn_forward", err,
+                bn_forward_kernel<<<blocks_for(size_t(rows * c)), kThreads, 0, ctx->stream>>>(
+                    static_cast<const T*>(x), mean, var, gamma, beta, eps, static_cast<T*>(y), rows, c));
     return launched(err);
 }
 
@@ -206,32 +216,40 @@ int bn_moving(lf_cuda_context* ctx, const float* mean, const float* var, float* 
     return launched(err);
 }
 
-int bn_backward(lf_cuda_context* ctx, const float* x, const float* dy, const float* mean, const float* var,
-                const float* gamma, float eps, float* dgamma, float* dbeta, float* dx, int64_t rows, int64_t c,
+int bn_backward(lf_cuda_context* ctx, int dtype, const void* x, const void* dy, const float* mean, const float* var,
+                const float* gamma, float eps, float* dgamma, float* dbeta, void* dx, int64_t rows, int64_t c,
                 float* partials, lf_cuda_error* err) {
     if (dgamma)
-        if (int s = reduce(ctx, kNormGrads, x, dy, mean, var, eps, dgamma, dbeta, rows, c, 0, partials, err)) return s;
+        if (int s = reduce(ctx, dtype, kNormGrads, x, dy, mean, var, eps, dgamma, dbeta, rows, c, 0, partials, err))
+            return s;
     if (!dx) return 0;
     if (int s = enter(ctx, err)) return s;
-    bn_backward_kernel<<<blocks_for(size_t(rows * c)), kThreads, 0, ctx->stream>>>(x, dy, mean, var, gamma, eps, dgamma,
-                                                                                   dbeta, dx, rows, c);
+    LF_DISPATCH(dtype, T, "bn_backward", err,
+                bn_backward_kernel<<<blocks_for(size_t(rows * c)), kThreads, 0, ctx->stream>>>(
+                    static_cast<const T*>(x), static_cast<const T*>(dy), mean, var, gamma, eps, dgamma, dbeta,
+                    static_cast<T*>(dx), rows, c));
     return launched(err);
 }
 
-int pool_forward(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* x, float* y, int32_t* argmax,
+int pool_forward(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const void* x, void* y, int32_t* argmax,
                  lf_cuda_error* err) {
     if (int s = enter(ctx, err)) return s;
-    pool_forward_kernel<<<blocks_for(size_t(p->n * p->out_h * p->out_w * p->c)), kThreads, 0, ctx->stream>>>(*p, x, y,
-                                                                                                          argmax);
+    const size_t n = size_t(p->n * p->out_h * p->out_w * p->c);
+    LF_DISPATCH(p->dtype, T, "pool_forward", err,
+                pool_forward_kernel<<<blocks_for(n), kThreads, 0, ctx->stream>>>(*p, static_cast<const T*>(x),
+                                                                                static_cast<T*>(y), argmax));
     return launched(err);
 }
 
-int pool_backward(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const float* dy, const int32_t* argmax, float* dx,
+int pool_backward(lf_cuda_context* ctx, const lf_cuda_pool_shape* p, const void* dy, const int32_t* argmax, void* dx,
                   lf_cuda_error* err) {
     if (p->mode == LF_CUDA_POOL_MAX && !argmax)
         return fail(err, int(cudaErrorInvalidValue), "pool_backward", "max pooling without its argmax", "lf");
     if (int s = enter(ctx, err)) return s;
-    pool_backward_kernel<<<blocks_for(size_t(p->n * p->h * p->w * p->c)), kThreads, 0, ctx->stream>>>(*p, dy, argmax, dx);
+    const size_t n = size_t(p->n * p->h * p->w * p->c);
+    LF_DISPATCH(p->dtype, T, "pool_backward", err,
+                pool_backward_kernel<<<blocks_for(n), kThreads, 0, ctx->stream>>>(*p, static_cast<const T*>(dy), argmax,
+                                                                                 static_cast<T*>(dx)));
     return launched(err);
 }
 

@@ -10,39 +10,49 @@ namespace lf::cuda {
 
 namespace {
 
+// A step whose scaled gradients overflowed changes nothing (Keras' LossScaleOptimizer).
+__device__ bool skipped(const lf_cuda_update* u) { return u->skip && *u->skip; }
+
 __global__ void sgd_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u) {
-    const float a = u->a;
-    LF_GRID_STRIDE(i, n) w[i] -= a * g[i];
+    if (skipped(u)) return;
+    const float a = u->a, unscale = u->grad_scale;
+    LF_GRID_STRIDE(i, n) w[i] -= a * (g[i] * unscale);
 }
 
 __global__ void momentum_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u, int nesterov) {
+    if (skipped(u)) return;
     float* v = u->state[0];
-    const float a = u->a, mu = u->mu;
+    const float a = u->a, mu = u->mu, unscale = u->grad_scale;
     LF_GRID_STRIDE(i, n) {
-        v[i] = mu * v[i] - a * g[i];
-        w[i] += nesterov ? mu * v[i] - a * g[i] : v[i];
+        const float gi = g[i] * unscale;
+        v[i] = mu * v[i] - a * gi;
+        w[i] += nesterov ? mu * v[i] - a * gi : v[i];
     }
 }
 
 __global__ void adam_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u) {
+    if (skipped(u)) return;
     float* m = u->state[0];
     float* v = u->state[1];
-    const float a = u->a, decay = u->decay, b1 = u->b1, b2 = u->b2, eps = u->eps;
+    const float a = u->a, decay = u->decay, b1 = u->b1, b2 = u->b2, eps = u->eps, unscale = u->grad_scale;
     LF_GRID_STRIDE(i, n) {
+        const float gi = g[i] * unscale;
         w[i] -= w[i] * decay;
-        m[i] += (g[i] - m[i]) * b1;
-        v[i] += (g[i] * g[i] - v[i]) * b2;
+        m[i] += (gi - m[i]) * b1;
+        v[i] += (gi * gi - v[i]) * b2;
         w[i] -= a * m[i] / (sqrtf(v[i]) + eps);
     }
 }
 
 __global__ void rmsprop_kernel(float* w, const float* g, size_t n, const lf_cuda_update* u) {
+    if (skipped(u)) return;
     float* v = u->state[0];
     float* mom = u->state[1];
-    const float a = u->a, rho = u->rho, mu = u->mu, eps = u->eps;
+    const float a = u->a, rho = u->rho, mu = u->mu, eps = u->eps, unscale = u->grad_scale;
     LF_GRID_STRIDE(i, n) {
-        v[i] = rho * v[i] + (1 - rho) * g[i] * g[i];
-        const float inc = a * g[i] / sqrtf(v[i] + eps);
+        const float gi = g[i] * unscale;
+        v[i] = rho * v[i] + (1 - rho) * gi * gi;
+        const float inc = a * gi / sqrtf(v[i] + eps);
         if (mom) {
             mom[i] = mu * mom[i] + inc;
             w[i] -= mom[i];
