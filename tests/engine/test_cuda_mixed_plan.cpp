@@ -368,11 +368,13 @@ void overflowing_init(lf::Model& model) {
     for (std::size_t i = 0; i < out->size; ++i) model.weights()[out->offset + i] *= 40;
 }
 
-void add_stand_in() {
-    static bool added = false;
-    if (!added) lf::backends().add(std::make_unique<StandInBackend>());
-    added = true;
+// Registers the stand-in for cuda:0 (once); false where a real CUDA backend has it already.
+bool stand_in_on_cuda0() {
+    lf::Backend* there = lf::backends().for_device("cuda:0");
+    if (there && there->name() != "cuda-stand-in") return false;
+    if (!there) lf::backends().add(std::make_unique<StandInBackend>());
     qputenv("LF_CUDA_GRAPHS", "0");  // the stand-in does not capture
+    return true;
 }
 
 // The largest |a - b| over the largest |b|.
@@ -484,9 +486,7 @@ private slots:
     // float16, so those steps are skipped (not counted as iterations) and the scale halves until
     // the gradients fit; the run still learns, and its checkpoint keeps the scale.
     void mixed_float16_training_skips_and_rescales() {
-        if (lf::backends().for_device("cuda:0") && lf::backends().for_device("cuda:0")->name() != "cuda-stand-in")
-            QSKIP("a real CUDA device is registered: the stand-in cannot take cuda:0");
-        add_stand_in();
+        if (!stand_in_on_cuda0()) QSKIP("a real CUDA device is registered: the stand-in cannot take cuda:0");
         lf::Model model(classifier());
         overflowing_init(model);
         lf::Trainer trainer(model, float16_config(3), "cuda:0");
@@ -511,9 +511,7 @@ private slots:
     // A run resumed from its first epoch's checkpoint scales, skips and ends exactly as the
     // uninterrupted one (the scale and its streak are in the checkpoint).
     void a_resumed_float16_run_is_exact() {
-        if (lf::backends().for_device("cuda:0") && lf::backends().for_device("cuda:0")->name() != "cuda-stand-in")
-            QSKIP("a real CUDA device is registered: the stand-in cannot take cuda:0");
-        add_stand_in();
+        if (!stand_in_on_cuda0()) QSKIP("a real CUDA device is registered: the stand-in cannot take cuda:0");
         const lf::TensorDataset d = three_classes();
         lf::Model whole(classifier());
         overflowing_init(whole);

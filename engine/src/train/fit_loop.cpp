@@ -145,10 +145,17 @@ FitLoop::Flow FitLoop::step() {
     window_wait_ += seconds_since(wait_start);
     if (batch.count == 0 && !parallel_) return Flow::EpochDone;
 
-    std::int64_t it = t_.optimizer_->iterations();
-    double lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
-    std::int64_t rows = batch.count;
     PlanSlot* plan = nullptr;
+    if (!parallel_) {
+        plan = &feed_batch(batch, batch.count);
+        // After the upload was queued (it overlaps the last backward pass), before the step's
+        // iteration count: a skipped last step is uncounted.
+        settle_loss_scale();
+        if (loss_scale_) plan->loss.set_grad_scale(loss_scale_->scale());
+    }
+    const std::int64_t it = t_.optimizer_->iterations();
+    const double lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
+    std::int64_t rows = batch.count;
     double loss = 0;
     if (parallel_) {
         loss = parallel_step(batch, it, rows);
@@ -157,13 +164,6 @@ FitLoop::Flow FitLoop::step() {
             return Flow::Next;
         }
     } else {
-        plan = &feed_batch(batch, batch.count);
-        if (loss_scale_) {  // after the upload was queued: it overlaps the last backward pass
-            settle_loss_scale();
-            plan->loss.set_grad_scale(loss_scale_->scale());
-            it = t_.optimizer_->iterations();
-            lr = t_.schedule_->lr(t_.optimizer_->learning_rate(), it, steps_per_epoch_) * lr_scale_;
-        }
         loss = plan->loss.forward_loss(*t_.loss_, batch.labels);
     }
     ev_.step = it + 1;

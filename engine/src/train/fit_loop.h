@@ -4,13 +4,13 @@
 //   start -> per epoch: start_epoch, step until the epoch's batches are done, end_epoch -> finish
 // A phase that ends the run (failure, stop request, early stop) calls finish() and says so.
 // step() allocates nothing once the first epoch has run, even when an observer wants every step.
-#include <optional>
-#include "layerforge/train/loss_scale.h"
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "layerforge/train/loss_scale.h"
 #include "layerforge/train/trainer.h"
 
 namespace lf {

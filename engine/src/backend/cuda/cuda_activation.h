@@ -37,7 +37,7 @@ public:
     void backward(const float* x, const float* y, const float* dy, float* dx) const;
     const CudaActivation& activation() const { return a_; }
     std::size_t count() const { return std::size_t(rows_ * cols_); }
-    std::size_t elem() const { return dtype_ == LF_CUDA_F32 ? 4 : 2; }
+    std::size_t elem() const { return lf_cuda_dtype_bytes(dtype_); }
 
 private:
     const CudaContext& ctx_;

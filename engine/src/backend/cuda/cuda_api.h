@@ -58,6 +58,7 @@ typedef struct lf_cuda_graph lf_cuda_graph;
 // that take one read and write every activation array in it and compute in float32 (ABI 6);
 // weights, their gradients, biases, normalization statistics and optimizer state are float32.
 enum lf_cuda_dtype { LF_CUDA_F32 = 0, LF_CUDA_BF16 = 1, LF_CUDA_F16 = 2 };
+static inline size_t lf_cuda_dtype_bytes(int dtype) { return dtype == LF_CUDA_F32 ? 4 : 2; }
 
 // Element-wise activations the kernels know (the numbers are part of the ABI). The first three
 // are differentiated from their output, the others from their input, each with oneDNN's

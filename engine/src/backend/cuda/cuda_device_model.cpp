@@ -105,12 +105,12 @@ std::optional<lf_cuda_update> CudaDeviceModel::take_device_step(WeightUpdate& ru
 void CudaDeviceModel::queue_update(const lf_cuda_update& step) {
     const auto* device_step = static_cast<const lf_cuda_update*>(step_.data());
     if (step.skip) {
-        auto* flag = static_cast<std::int32_t*>(overflow_.data());
         context_->run([&](lf_cuda_error* e) {
-            return context_->api().fill(context_->get(), reinterpret_cast<float*>(flag), 0.f, 1, e);  // 0.f is int 0
+            return context_->api().fill(context_->get(), overflow_.floats(), 0.f, 1, e);  // 0.f is int 0
         }, "clearing the overflow flag");
         context_->run([&](lf_cuda_error* e) {
-            return context_->api().check_finite(context_->get(), grads_.floats(), model().trainable_size(), flag, e);
+            return context_->api().check_finite(context_->get(), grads_.floats(), model().trainable_size(),
+                                                static_cast<std::int32_t*>(overflow_.data()), e);
         }, "checking the scaled gradients");
     }
     context_->run([&](lf_cuda_error* e) {

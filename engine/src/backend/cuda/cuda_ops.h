@@ -52,7 +52,7 @@ struct CudaOpSetup {
     // The plan's training steps so far, in device memory (dropout's masks follow it; seek_rng sets it).
     const std::uint64_t* step = nullptr;
     int dtype = LF_CUDA_F32;  // lf_cuda_dtype of the activation arrays (Note [Mixed precision on the CUDA backend])
-    std::size_t elem() const { return dtype == LF_CUDA_F32 ? 4 : 2; }
+    std::size_t elem() const { return lf_cuda_dtype_bytes(dtype); }
 };
 
 struct CudaOpNeeds {

@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 
+#include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_device_model.h"
 #include "backend/cuda/cuda_ops.h"
 #include "backend/cuda/device_buffer.h"
@@ -11,7 +12,6 @@
 #include "backend/cuda/oom_message.h"
 #include "backend/cuda/pass_timer.h"
 #include "backend/cuda/step_graphs.h"
-#include "backend/cuda/cuda_backend.h"
 #include "layerforge/core/bfloat16.h"
 #include "layerforge/core/float16.h"
 #include "layerforge/core/error.h"
@@ -41,7 +41,8 @@ DType compute_type(const Schedule& s, const ScheduledStep& st) {
     return st.out == kNoBuffer ? DType::Float32 : s.buffers[std::size_t(st.out)].dtype;
 }
 
-std::size_t storage_floats(const PlannedBuffer& b) { return (b.bytes() + sizeof(float) - 1) / sizeof(float); }
+// Float slots holding n elements of `type`.
+std::size_t storage_floats(std::size_t n, DType type) { return (n * dtype_size(type) + sizeof(float) - 1) / sizeof(float); }
 
 ScheduleOptions schedule_options(const PlanOptions& o) {
     // No rewrites: the CUDA ops do not fold BatchNormalization or run ReLUs in place yet.
@@ -59,6 +60,7 @@ ScheduleOptions schedule_options(const PlanOptions& o) {
 struct Island {
     std::size_t port = 0;
     std::size_t copy_at = 0, grad_at = 0;  // grad_at 0: the input needs no gradient
+    std::size_t bytes = 0;                 // the copies'
 };
 
 struct Layout {
@@ -75,7 +77,7 @@ Layout lay_out(const Schedule& s) {
     Layout l;
     for (const PlannedBuffer& b : s.buffers) {
         l.buffer_at.push_back(l.floats);
-        l.floats += aligned(storage_floats(b));
+        l.floats += aligned(storage_floats(b.floats, b.dtype));
     }
     l.bytes.activations = s.bytes(BufferKind::Activation);
     l.bytes.gradients = s.bytes(BufferKind::Gradient);
@@ -99,14 +101,15 @@ Layout lay_out(const Schedule& s) {
         for (std::size_t port = 0; st.runs && port < st.in.size(); ++port) {
             const PlannedBuffer& in = s.buffers[std::size_t(st.in[port])];
             if (in.dtype == type) continue;
-            const std::size_t copy = aligned((in.floats * dtype_size(type) + 3) / 4);
+            const std::size_t copy = aligned(storage_floats(in.floats, type));
             Island island{.port = port, .copy_at = l.floats};
             l.floats += copy;
             if (port < st.in_grad.size() && st.in_grad[port] != kNoBuffer) {
                 island.grad_at = l.floats;
                 l.floats += copy;
             }
-            l.bytes.activations += (island.grad_at ? 2 : 1) * in.floats * dtype_size(type);
+            island.bytes = (island.grad_at ? 2 : 1) * in.floats * dtype_size(type);
+            l.bytes.activations += island.bytes;
             islands.push_back(island);
         }
         l.islands.push_back(std::move(islands));
@@ -323,6 +326,7 @@ MemoryBreakdown CudaPlan::estimate(const Model& model, const PlanOptions& option
 
 PlanProfile CudaPlan::describe(const Model& model, const PlanOptions& options) {
     const Schedule s = make_schedule(model, schedule_options(options), cuda_backward_reads_output);
+    const Layout layout = lay_out(s);
     std::vector<bool> charged(s.buffers.size(), false);
     auto charge = [&](int id) -> std::size_t {
         if (id == kNoBuffer || charged[std::size_t(id)]) return 0;
@@ -330,17 +334,14 @@ PlanProfile CudaPlan::describe(const Model& model, const PlanOptions& options) {
         return s.buffers[std::size_t(id)].bytes();
     };
     PlanProfile out;
-    for (const ScheduledStep& st : s.steps) {
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+        const ScheduledStep& st = s.steps[i];
         LayerProfile p;
         p.node = st.node;
         p.compute = st.runs ? compute_type(s, st) : DType::Float32;
         p.bytes = charge(st.out) + charge(st.grad) +
                   cuda_op_needs(st, s.options.batch, s.options.training, compute_type(s, st)).workspace_floats * sizeof(float);
-        for (std::size_t port = 0; st.runs && port < st.in.size(); ++port) {
-            const PlannedBuffer& in = s.buffers[std::size_t(st.in[port])];
-            const bool grad = port < st.in_grad.size() && st.in_grad[port] != kNoBuffer;
-            if (in.dtype != p.compute) p.bytes += (grad ? 2 : 1) * in.floats * dtype_size(p.compute);
-        }
+        for (const Island& is : layout.islands[i]) p.bytes += is.bytes;
         for (int slot : st.grad_slots) p.bytes += charge(slot);
         out.push_back(p);
     }
@@ -353,7 +354,7 @@ PlanProfile CudaPlan::describe(const Model& model, const PlanOptions& options) {
             }
     if (!out.empty()) out[0].bytes += sizeof(std::uint64_t);
     // The shared scratch goes to the step that asks most (the first of equals).
-    const std::size_t scratch = lay_out(s).scratch_bytes;
+    const std::size_t scratch = layout.scratch_bytes;
     for (std::size_t i = 0; i < s.steps.size() && scratch; ++i)
         if (cuda_op_needs(s.steps[i], s.options.batch, s.options.training, compute_type(s, s.steps[i])).scratch_bytes ==
             scratch) {

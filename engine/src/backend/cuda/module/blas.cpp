@@ -1,6 +1,7 @@
 #include "blas.h"
 
 #include "context.h"
+#include "library_types.h"
 #include "status.h"
 
 namespace lf::cuda {
@@ -16,14 +17,6 @@ int sgemm(lf_cuda_context* ctx, int trans_a, int trans_b, int64_t m, int64_t n, 
                                 m, k, &alpha, b, ldb, a, lda, &beta, c, n),
                  "cublasSgemm", err);
 }
-
-namespace {
-
-cudaDataType_t blas_type(int dtype) {
-    return dtype == LF_CUDA_BF16 ? CUDA_R_16BF : dtype == LF_CUDA_F16 ? CUDA_R_16F : CUDA_R_32F;
-}
-
-}  // namespace
 
 // The same operand swap as sgemm's; 16-bit A and B, C 16-bit or float32, float32 accumulation
 // (cuBLAS picks tensor-core kernels for these types by itself).

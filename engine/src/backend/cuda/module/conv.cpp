@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "context.h"
+#include "library_types.h"
 #include "status.h"
 
 // NHWC tensors and KRSC filters (cuDNN's NHWC filter format). float32 with FMA math only:
@@ -26,12 +27,8 @@ bool fits_int(const lf_cuda_conv_shape& s) {
     return s.groups > 0 && s.c % s.groups == 0 && s.k % s.groups == 0;
 }
 
-cudnnDataType_t data_type(int dtype) {
-    return dtype == LF_CUDA_BF16 ? CUDNN_DATA_BFLOAT16 : dtype == LF_CUDA_F16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
-}
-
 int make(lf_cuda_conv* d, const lf_cuda_conv_shape& s, lf_cuda_error* err) {
-    const cudnnDataType_t type = data_type(s.dtype);
+    const cudnnDataType_t type = cudnn_type(s.dtype);
     d->tensor_cores = s.dtype != LF_CUDA_F32;
     int st = check(cudnnCreateTensorDescriptor(&d->x), "cudnnCreateTensorDescriptor", err);
     if (!st) st = check(cudnnCreateTensorDescriptor(&d->y), "cudnnCreateTensorDescriptor", err);

@@ -3,15 +3,12 @@
 #include <climits>
 
 #include "context.h"
+#include "library_types.h"
 #include "status.h"
 
 namespace lf::cuda {
 
 namespace {
-
-cudnnDataType_t data_type(int dtype) {
-    return dtype == LF_CUDA_BF16 ? CUDNN_DATA_BFLOAT16 : dtype == LF_CUDA_F16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
-}
 
 // rows x cols as N x C x 1 x 1: CUDNN_SOFTMAX_MODE_CHANNEL then normalises each row.
 struct RowsDesc {
@@ -24,7 +21,7 @@ struct RowsDesc {
         }
         status = check(cudnnCreateTensorDescriptor(&d), "cudnnCreateTensorDescriptor", err);
         if (!status)
-            status = check(cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, data_type(dtype), int(rows), int(cols), 1, 1),
+            status = check(cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, cudnn_type(dtype), int(rows), int(cols), 1, 1),
                            "cudnnSetTensor4dDescriptor", err);
     }
     ~RowsDesc() {

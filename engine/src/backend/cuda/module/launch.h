@@ -33,8 +33,6 @@ template <> __device__ inline float st<float>(float v) { return v; }
 template <> __device__ inline __nv_bfloat16 st<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
 template <> __device__ inline __half st<__half>(float v) { return __float2half_rn(v); }
 
-inline bool known_dtype(int dtype) { return dtype == LF_CUDA_F32 || dtype == LF_CUDA_BF16 || dtype == LF_CUDA_F16; }
-inline size_t dtype_bytes(int dtype) { return dtype == LF_CUDA_F32 ? 4 : 2; }
 
 // Runs `body` with T the storage type of `dtype`; an unknown dtype fails the entry `what`.
 #define LF_DISPATCH(dtype, T, what, err, ...)                                                              \
