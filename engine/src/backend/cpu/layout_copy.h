@@ -2,9 +2,12 @@
 // A weight array in the layout and type a primitive asks for: the user's array itself when they
 // agree, else a buffer of the op's own and the reorder between them, run once per pass (a
 // blocked kernel layout; bfloat16 rounded from the float32 master; a gradient reordered back).
+// Into the pair-blocked bfloat16 layouts the copy is PairBlockedCopy's, not oneDNN's reorder.
 #include <cstddef>
+#include <optional>
 
 #include "backend/cpu/op.h"
+#include "backend/cpu/pair_blocked_copy.h"
 
 namespace lf {
 
@@ -22,6 +25,7 @@ public:
 private:
     dnnl::memory bound_, own_, from_, to_, scratch_;
     dnnl::reorder reorder_;
+    std::optional<PairBlockedCopy> pairs_;
 };
 
 }  // namespace lf
