@@ -83,7 +83,7 @@ public:
             rig_.host_loss.train_step(*rig_.loss_fn, rig_.labels.data());  // forward + loss + backward
             r.backward += ms_since(t);
             t = Clock::now();
-            rig_.device->update(*rig_.opt, 1e-3);
+            rig_.update();
             r.update += ms_since(t);
         }
         r.cpu_per_image = (cpu_ms() - cpu0) / double(steps * rig_.batch);

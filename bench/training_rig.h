@@ -1,6 +1,8 @@
 #pragma once
 // One model with a training plan and an inference plan on the CPU backend, fed a fixed random
 // batch and random labels, for the benchmarks that time steps (bench_step, bench_freeze).
+#include <omp.h>
+
 #include <memory>
 #include <random>
 #include <string>
@@ -35,10 +37,19 @@ struct TrainingRig {
         for (auto& l : labels) l = std::int32_t(rng() % std::uint32_t(plan->output_width()));
     }
 
-    // Forward, loss, backward and the optimizer update.
+    // Forward, loss, backward and the optimizer update, as the trainer runs them.
     void train_step() {
-        host_loss.train_step(*loss_fn, labels.data());
+        host_loss.forward_loss(*loss_fn, labels.data());
+        plan->backward_and_update(*device, *opt, 1e-3);
+    }
+
+    // The optimizer update alone, on the threads the trainer gives it (the plan's: see
+    // CpuPlan::backward_and_update).
+    void update() {
+        const int pool = omp_get_max_threads();
+        if (plan->threads() > 0) omp_set_num_threads(plan->threads());
         device->update(*opt, 1e-3);
+        omp_set_num_threads(pool);
     }
 
     lf::Model model;

@@ -271,6 +271,11 @@ void CpuPlan::backward() {
     }
 }
 
+void CpuPlan::backward_and_update(DeviceModel& device, WeightUpdate& rule, double lr) {
+    const core_detail::ThreadCount scope(impl_->threads);
+    Plan::backward_and_update(device, rule, lr);
+}
+
 void CpuPlan::read_input_grad(float* host, std::size_t i) const {
     const Schedule& s = impl_->schedule;
     const int id = s.input_grads.at(i);
