@@ -92,8 +92,9 @@ def print_runs(ours, theirs):
 def ratio_table(ours, theirs, columns, ceiling):
     """Prints each round's row per batch size; returns {batch: {column: [ratio per round]}}."""
     formats = list(theirs)
+    best = ", best: the faster format" if "best" in columns else ""
     print("per round, the faster thread count of each side per batch size; PyTorch per memory format (cl: channels_last, "
-          "nchw: contiguous), best: the faster format; ratio = ours / PyTorch:")
+          f"nchw: contiguous){best}; ratio = ours / PyTorch:")
     print(f"{'batch':>5} | {'round':>5} | {'ours/s':>8} | " + " | ".join(f"{'PT ' + SHORT[f] + '/s':>10}" for f in formats) +
           " | " + " | ".join(f"{'ratio ' + SHORT[c]:>10}" for c in columns) + " | ours GFLOP/s (% sgemm) | inference/s ours, PT")
     ratios = {}
