@@ -1,18 +1,24 @@
-// Throughput benchmark of the convolutional templates (default: the tutorial's CNN,
-// resources/templates/fashion_cnn.lfproj) on the real Fashion-MNIST data.
+// Throughput benchmark of the templates (default: the tutorial's CNN,
+// resources/templates/fashion_cnn.lfproj) on their data held in memory: Fashion-MNIST, or for
+// an image-folder template the folder given with --data, decoded and resized once.
 //
+// decode:    image folders only: the engine's image pipeline (the binding's resize mode, its
+//            default workers) scans, decodes and resizes every image once into memory, timed
+//            apart (decode_images_per_s); training then never decodes.
 // For each batch size:
 //   train:     lf::Trainer::fit over the first --limit training images for --epochs epochs;
 //              images/s per epoch (median, min..max) and per-step latency (median / p90).
-//   inference: an inference Plan's forward() over the 10,000 test images (full batches), under
-//              the same precision policy as the training.
+//   inference: an inference Plan's forward() over the 10,000 test images (image folders: the
+//              training images; full batches), under the same precision policy as the training.
 //   GFLOP/s:   training images/s x 3 x forward FLOPs per image (forward + backward data +
 //              backward weights), against the matmul ceiling measured here with oneDNN's sgemm
 //              (2048^3, best of 5) at the same thread count.
 // Peak RSS (ru_maxrss) covers the whole process: the dataset, every plan and oneDNN's caches.
 //
-// Usage: bench_cnn [--project FILE] [--batch 50,128] [--epochs 2] [--limit 12000] [--threads N]
-//                  [--precision float32|mixed_bfloat16] [--json]
+// Usage: bench_cnn [--project FILE] [--data DIR] [--batch 50,128] [--epochs 2] [--limit 12000]
+//                  [--threads N] [--precision float32|mixed_bfloat16] [--json]
+//   --data binds the project's dataset to DIR: the IDX folder, or the image folder (DIR/CLASS/*)
+//   an image-folder template needs.
 //   --precision overrides the project's training.precision, for training and inference alike
 //   (PyTorch's autocast covers both in pytorch_cnn.py).
 #include <omp.h>
@@ -27,6 +33,7 @@
 #include "layerforge/devices/devices.h"
 
 #include "bench_common.h"
+#include "template_data.h"
 
 namespace {
 
@@ -64,8 +71,75 @@ double peak_rss_mb() {
 }
 
 void usage() {
-    std::fprintf(stderr, "usage: bench_cnn [--project FILE] [--batch 50,128] [--epochs N] [--limit N] [--threads N] "
-                         "[--precision float32|mixed_bfloat16] [--json]\n");
+    std::fprintf(stderr, "usage: bench_cnn [--project FILE] [--data DIR] [--batch 50,128] [--epochs N] [--limit N] "
+                         "[--threads N] [--precision float32|mixed_bfloat16] [--json]\n");
+}
+
+struct Row {
+    std::int64_t batch;
+    Stats fit;
+    double infer_ips;
+};
+
+// What every output form reports besides the rows.
+struct Run {
+    const lf::Project& proj;
+    const TemplateData& data;
+    std::int64_t epochs;
+    double train_flops, ceiling, rss;
+};
+
+std::vector<Row> measure(const lf::Project& proj, const TemplateData& data, const std::vector<std::int64_t>& batches,
+                         std::int64_t epochs) {
+    std::vector<Row> rows;
+    for (std::int64_t b : batches) {
+        Stats st = run_fit(proj, data.train, b, epochs);
+        lf::Model model(proj.graph);
+        model.init_weights(1);
+        rows.push_back({b, st, inference_ips(model, data.inference(), b, proj.training.precision)});
+    }
+    return rows;
+}
+
+void print_json(const Run& run, const std::vector<Row>& rows) {
+    char decode[64] = "null";
+    if (run.data.decoded()) std::snprintf(decode, sizeof decode, "%.0f", run.data.decode_ips);
+    std::printf("{\"model\": \"%s\", \"precision\": \"%s\", \"samples\": %lld, \"epochs\": %lld, \"omp_threads\": %d, "
+                "\"train_mflop_per_image\": %.2f, \"sgemm_gflops\": %.1f, \"peak_rss_mb\": %.0f, "
+                "\"decode_images_per_s\": %s, \"decode_workers\": %d, \"inference_samples\": %lld, \"results\": [",
+                run.proj.name.c_str(), lf::to_string(run.proj.training.precision), (long long)run.data.train.size(),
+                (long long)run.epochs, omp_get_max_threads(), run.train_flops / 1e6, run.ceiling, run.rss, decode,
+                run.data.decode_workers, (long long)run.data.inference().size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        std::printf("%s\n  {\"batch\": %lld, \"images_per_s\": %.0f, \"images_per_s_min\": %.0f, "
+                    "\"images_per_s_max\": %.0f, \"step_ms_median\": %.3f, \"step_ms_p90\": %.3f, "
+                    "\"gflops\": %.1f, \"inference_images_per_s\": %.0f}",
+                    i ? "," : "", (long long)r.batch, r.fit.ips(), r.fit.ips_min(), r.fit.ips_max(),
+                    percentile(r.fit.step_ms, 0.5), percentile(r.fit.step_ms, 0.9), r.fit.ips() * run.train_flops / 1e9,
+                    r.infer_ips);
+    }
+    std::printf("\n]}\n");
+}
+
+void print_table(const Run& run, const std::vector<Row>& rows) {
+    std::printf("%s: %lld training images x %lld epoch(s), OpenMP threads %d, %.1f MFLOP per training image\n",
+                run.proj.name.c_str(), (long long)run.data.train.size(), (long long)run.epochs, omp_get_max_threads(),
+                run.train_flops / 1e6);
+    if (run.data.decoded())
+        std::printf("decoded once into memory (scan, decode, resize): %.0f images/s on %d worker(s)\n",
+                    run.data.decode_ips, run.data.decode_workers);
+    std::printf("matmul ceiling (oneDNN sgemm 2048^3): %.0f GFLOP/s; peak RSS %.0f MB\n\n", run.ceiling, run.rss);
+    std::printf("%6s | %-24s | %-15s | %-17s | %s\n", "batch", "train images/s", "step ms med/p90", "GFLOP/s (ceiling)",
+                "inference images/s");
+    for (const Row& r : rows) {
+        char ips[64];
+        std::snprintf(ips, sizeof ips, "%.0f [%.0f..%.0f]", r.fit.ips(), r.fit.ips_min(), r.fit.ips_max());
+        double g = r.fit.ips() * run.train_flops / 1e9;
+        std::printf("%6lld | %-24s | %6.2f / %6.2f | %5.0f (%4.0f%%)     | %.0f\n", (long long)r.batch, ips,
+                    percentile(r.fit.step_ms, 0.5), percentile(r.fit.step_ms, 0.9), g, 100 * g / run.ceiling,
+                    r.infer_ips);
+    }
 }
 
 }  // namespace
@@ -74,8 +148,10 @@ int main(int argc, char** argv) {
     CommonOptions o{.epochs = 2, .project = std::string(LF_SOURCE_DIR) + "/resources/templates/fashion_cnn.lfproj"};
     std::int64_t limit = 12000;
     std::optional<lf::Precision> precision;
+    std::optional<std::string> data_dir;
     const int stop = parse_options(argc, argv, usage, [&](const std::string& a, auto& value) {
         if (a == "--limit") limit = std::stoll(value());
+        else if (a == "--data") data_dir = value();
         else if (a == "--precision") return bool(precision = lf::parse_precision(value()));
         else return o.handle(a, value);
         return true;
@@ -86,55 +162,13 @@ int main(int argc, char** argv) {
     try {
         lf::Project proj = lf::load_project(project);
         if (precision) proj.training.precision = *precision;
-        auto data = lf::load_fashion_mnist(proj.dataset.path, limit, 0);
-        lf::Model probe(proj.graph);
-        const double train_flops = 3.0 * double(probe.analysis().flops);
+        if (data_dir) proj.dataset.path = *data_dir;
+        const TemplateData data = load_template_data(proj, limit);
+        const double train_flops = 3.0 * double(lf::Model::shapes_only(proj.graph).analysis().flops);
         const double ceiling = sgemm_gflops();
-
-        struct Row {
-            std::int64_t batch;
-            Stats fit;
-            double infer_ips;
-        };
-        std::vector<Row> rows;
-        for (std::int64_t b : batches) {
-            Stats st = run_fit(proj, data.train, b, epochs);
-            lf::Model model(proj.graph);
-            model.init_weights(1);
-            rows.push_back({b, st, inference_ips(model, data.test, b, proj.training.precision)});
-        }
-        const double rss = peak_rss_mb();
-        if (json) {
-            std::printf("{\"model\": \"%s\", \"precision\": \"%s\", \"samples\": %lld, \"epochs\": %lld, \"omp_threads\": %d, "
-                        "\"train_mflop_per_image\": %.2f, \"sgemm_gflops\": %.1f, \"peak_rss_mb\": %.0f, \"results\": [",
-                        proj.name.c_str(), lf::to_string(proj.training.precision), (long long)data.train.size(), (long long)epochs, omp_get_max_threads(),
-                        train_flops / 1e6, ceiling, rss);
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const Row& r = rows[i];
-                std::printf("%s\n  {\"batch\": %lld, \"images_per_s\": %.0f, \"images_per_s_min\": %.0f, "
-                            "\"images_per_s_max\": %.0f, \"step_ms_median\": %.3f, \"step_ms_p90\": %.3f, "
-                            "\"gflops\": %.1f, \"inference_images_per_s\": %.0f}",
-                            i ? "," : "", (long long)r.batch, r.fit.ips(), r.fit.ips_min(), r.fit.ips_max(),
-                            percentile(r.fit.step_ms, 0.5), percentile(r.fit.step_ms, 0.9),
-                            r.fit.ips() * train_flops / 1e9, r.infer_ips);
-            }
-            std::printf("\n]}\n");
-            return 0;
-        }
-        std::printf("%s: %lld training images x %lld epoch(s), OpenMP threads %d, %.1f MFLOP per training image\n",
-                    proj.name.c_str(), (long long)data.train.size(), (long long)epochs, omp_get_max_threads(),
-                    train_flops / 1e6);
-        std::printf("matmul ceiling (oneDNN sgemm 2048^3): %.0f GFLOP/s; peak RSS %.0f MB\n\n", ceiling, rss);
-        std::printf("%6s | %-24s | %-15s | %-17s | %s\n", "batch", "train images/s", "step ms med/p90",
-                    "GFLOP/s (ceiling)", "inference images/s");
-        for (const Row& r : rows) {
-            char ips[64];
-            std::snprintf(ips, sizeof ips, "%.0f [%.0f..%.0f]", r.fit.ips(), r.fit.ips_min(), r.fit.ips_max());
-            double g = r.fit.ips() * train_flops / 1e9;
-            std::printf("%6lld | %-24s | %6.2f / %6.2f | %5.0f (%4.0f%%)     | %.0f\n", (long long)r.batch, ips,
-                        percentile(r.fit.step_ms, 0.5), percentile(r.fit.step_ms, 0.9), g, 100 * g / ceiling,
-                        r.infer_ips);
-        }
+        const std::vector<Row> rows = measure(proj, data, batches, epochs);
+        const Run run{proj, data, epochs, train_flops, ceiling, peak_rss_mb()};
+        json ? print_json(run, rows) : print_table(run, rows);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_cnn: %s\n", e.what());
         return 1;

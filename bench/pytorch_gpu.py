@@ -23,14 +23,13 @@ Usage: python3 bench/pytorch_gpu.py --model-dir DIR --data DIR [--batch 50,128] 
        [--compile] [--autocast bf16|fp16] [--json]
 """
 import argparse
-import importlib.util
 import json
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pytorch_common import load_fashion  # noqa: E402
+from pytorch_common import exported_module, load_fashion, probability_nll  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--model-dir", required=True)
@@ -49,15 +48,8 @@ torch.backends.cudnn.allow_tf32 = False
 torch.backends.cudnn.benchmark = False
 
 
-def exported_model(folder):
-    spec = importlib.util.spec_from_file_location("layerforge_export", os.path.join(folder, "model.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.load_model()
-
-
 def train_epoch(x, y, batch):
-    model = exported_model(args.model_dir).cuda().train()
+    model = exported_module(args.model_dir).load_model().cuda().train()
     if args.compile:
         model = torch.compile(model)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-7)
@@ -71,8 +63,7 @@ def train_epoch(x, y, batch):
         opt.zero_grad(set_to_none=True)
         with torch.autocast("cuda", dtype=dtype, enabled=dtype is not None):
             p = model(x[idx])
-        p = p.float().clamp(1e-7, 1 - 1e-7)  # the loss in float32, as Keras keeps the last layer
-        loss = torch.nn.functional.nll_loss(torch.log(p), y[idx])
+        loss = probability_nll(p, y[idx])
         if scaler:
             scaler.scale(loss).backward()
             scaler.step(opt)
