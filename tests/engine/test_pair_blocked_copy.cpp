@@ -49,6 +49,11 @@ class TestPairBlockedCopy : public QObject {
     Q_OBJECT
 
     dnnl::engine eng_{dnnl::engine::kind::cpu, 0};
+    // Below AVX-512 oneDNN reorders with its reference loop, which computes 1 * x + 0 * dst and so
+    // writes -0 as +0; its jit reorder, which the bfloat16 CPUs run, keeps the sign, as the copy
+    // does. Only there may a zero's sign differ.
+    const bool zero_sign_free_ = (unsigned(dnnl_get_effective_cpu_isa()) & unsigned(dnnl_cpu_isa_avx512_core)) !=
+                                 unsigned(dnnl_cpu_isa_avx512_core);
 
     // Both ways: the AVX-512 transpose where this CPU has it, and the portable loops.
     void expect_same_as_reorder(const memory::desc& from, const memory::desc& to) {
@@ -60,7 +65,7 @@ class TestPairBlockedCopy : public QObject {
             std::vector<std::uint16_t> got(to.get_size() / 2, 0);
             copy->run(static_cast<const float*>(src.get_data_handle()), got.data());
             for (std::size_t i = 0; i < want.size(); ++i)
-                if (got[i] != want[i])
+                if (got[i] != want[i] && !(zero_sign_free_ && ((got[i] | want[i]) & 0x7fff) == 0))
                     QFAIL(qPrintable(QString("element %1 of %2 (avx512 %3): %4, the reorder wrote %5")
                                          .arg(i).arg(want.size()).arg(avx512).arg(got[i], 4, 16).arg(want[i], 4, 16)));
         }

@@ -1,7 +1,8 @@
 // On a CPU without bfloat16 instructions, mixed_bfloat16 is refused with the backend's reason,
 // never emulated: by the trainer, by Inference, by the memory check before a run and by the
 // session before it records anything. CTest runs this with DNNL_MAX_CPU_ISA=AVX512_CORE_VNNI
-// (tests/CMakeLists.txt), which caps oneDNN's effective ISA below avx512_core_bf16.
+// (tests/CMakeLists.txt), which caps oneDNN's effective ISA below avx512_core_bf16, and again
+// with AVX2, below any bfloat16 kernel.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -36,7 +37,7 @@ class TestPrecisionRefusal : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY2(lf_test::bf16_capped(), "run under CTest, which sets DNNL_MAX_CPU_ISA=AVX512_CORE_VNNI");
+        QVERIFY2(lf_test::bf16_capped(), "run under CTest, which sets DNNL_MAX_CPU_ISA=AVX512_CORE_VNNI or AVX2");
     }
 
     void the_backend_gives_the_reason() {
@@ -70,6 +71,36 @@ private Q_SLOTS:
         o.precision = Precision::MixedBFloat16;  // --precision on a float32 project: the same
         LF_EXPECT_INPUT_ERROR(TrainingSession(p, o).run(), kReason);
         QVERIFY(!std::filesystem::exists(RunStore::path_for_project(o.project_path)));
+    }
+
+    // `info` and the Train page still show what the policy makes of the model: each layer's
+    // compute type and the estimate at 2 bytes an activation. Registered again capped at AVX2,
+    // where oneDNN has no bfloat16 kernel to size, not even an emulated one.
+    void the_estimate_still_describes_the_policy() {
+        GraphBuilder b;
+        auto in = b.add("Input", {{"shape", IntList{12, 12, 3}}});
+        auto c = b.add("Conv2D", {{"filters", std::int64_t(16)}, {"kernel_size", std::int64_t(3)},
+                                  {"padding", std::string("same")}, {"activation", std::string("relu")}}, {in});
+        auto n = b.add("BatchNormalization", {}, {c});
+        auto m = b.add("MaxPool2D", {}, {n});
+        auto f = b.add("Flatten", {}, {m});
+        auto d = b.add("Dense", {{"units", std::int64_t(10)}}, {f});
+        b.add("Softmax", {}, {d});
+        Project p;
+        p.graph = b.graph;
+        p.training.batch_size = 8;
+        const MemoryBreakdown f32 = estimate_training_memory(p);
+        const PlanProfile f32_steps = describe_training_plan(p);
+        p.training.precision = Precision::MixedBFloat16;
+        const MemoryBreakdown bf16 = estimate_training_memory(p);
+        const PlanProfile steps = describe_training_plan(p);
+        QCOMPARE(bf16.weights, f32.weights);  // float32 masters; the output layer's stay float32
+        QVERIFY2(bf16.activations * 100 <= f32.activations * 51 && bf16.activations > 0,
+                 qPrintable(QString("%1 vs %2 bytes").arg(bf16.activations).arg(f32.activations)));
+        QCOMPARE(steps.size(), f32_steps.size());
+        for (const LayerProfile& s : f32_steps) QCOMPARE(s.compute, DType::Float32);
+        for (const LayerProfile& s : steps)
+            QVERIFY2(s.compute == (s.node.rfind("softmax", 0) == 0 ? DType::Float32 : DType::BFloat16), s.node.c_str());
     }
 };
 

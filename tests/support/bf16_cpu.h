@@ -15,8 +15,10 @@
 
 namespace lf_test {
 
-// The ISA cap the no-bfloat16 registrations set: AVX-512 with VNNI, just below bfloat16.
+// The ISA cap the no-bfloat16 registrations set: AVX-512 with VNNI, just below bfloat16, where
+// oneDNN would emulate it; and AVX2, where oneDNN has no bfloat16 kernel at all.
 inline const std::string kNoBf16Cap = "AVX512_CORE_VNNI";
+inline const std::string kNoBf16KernelsCap = "AVX2";
 
 inline bool cpu_flag(const std::string& flag) {
     std::ifstream in("/proc/cpuinfo");
@@ -26,15 +28,19 @@ inline bool cpu_flag(const std::string& flag) {
     return false;
 }
 
-// Whether this process runs under the no-bfloat16 cap.
-inline bool bf16_capped() {
+// The no-bfloat16 cap this process runs under, or empty.
+inline std::string bf16_cap() {
     const char* isa = std::getenv("DNNL_MAX_CPU_ISA");
-    return isa && kNoBf16Cap == isa;
+    return isa && (kNoBf16Cap == isa || kNoBf16KernelsCap == isa) ? isa : "";
 }
+inline bool bf16_capped() { return !bf16_cap().empty(); }
 
 // The ISA name a refusal under the cap names: the cap itself where the CPU reaches it (oneDNN
 // never goes above what the CPU has), else empty (the CPU's own lower ISA, e.g. avx2).
-inline std::string capped_isa_name() { return cpu_flag("avx512_vnni") ? "avx512_core_vnni" : ""; }
+inline std::string capped_isa_name() {
+    if (bf16_cap() == kNoBf16KernelsCap) return cpu_flag("avx2") ? "avx2" : "";
+    return cpu_flag("avx512_vnni") ? "avx512_core_vnni" : "";
+}
 
 // The refusal's fixed parts, and the capped ISA's name where the CPU reaches the cap.
 inline bool names_the_missing_bf16(const std::string& reason) {

@@ -105,16 +105,20 @@ public:
         return m;
     }
 
-    // oneDNN emulates bfloat16 below avx512_core_bf16, 3-4x slower than float32: refused.
+    // oneDNN emulates bfloat16 on AVX-512 below avx512_core_bf16, 3-4x slower than float32, and
+    // has no bfloat16 kernels below AVX-512: refused on both.
     std::string precision_unsupported(Precision precision, const std::string& device) const override {
         if (!has_device(device)) return "the CPU backend has no device '" + device + "'";
         if (precision == Precision::MixedFloat16) return cpu_float16_refusal();
         if (precision != Precision::MixedBFloat16) return "";
-        const unsigned bf16 = dnnl_cpu_isa_avx512_core_bf16;
-        if ((unsigned(dnnl_get_effective_cpu_isa()) & bf16) == bf16) return "";
+        const auto has = [isa = unsigned(dnnl_get_effective_cpu_isa())](dnnl_cpu_isa_t level) {
+            return (isa & unsigned(level)) == unsigned(level);
+        };
+        if (has(dnnl_cpu_isa_avx512_core_bf16)) return "";
         return "this CPU has no bfloat16 instructions (oneDNN's effective ISA is " +
-               std::string(isa_name(dnnl_get_effective_cpu_isa())) +
-               ", below avx512_core_bf16): mixed_bfloat16 would be emulated, slower than float32";
+               std::string(isa_name(dnnl_get_effective_cpu_isa())) + ", below avx512_core_bf16): " +
+               (has(dnnl_cpu_isa_avx512_core) ? "mixed_bfloat16 would be emulated, slower than float32"
+                                              : "oneDNN has no bfloat16 kernels for it");
     }
 
     std::string unsupported(const NodeInfo&) const override { return ""; }  // every layer runs here

@@ -114,7 +114,17 @@ BuiltOp make_cpu_op(const OpSetup& setup, const BufferTypes& types) {
     if (has_bf16_kernel(setup.node) && all_bf16(types, setup)) {
         OpSetup bf16 = setup;
         bf16.dtype = DType::BFloat16;
-        std::unique_ptr<CpuOp> op = make(bf16);
+        std::unique_ptr<CpuOp> op;
+        try {
+            op = make(bf16);
+        } catch (const dnnl::error&) {
+            // Below AVX-512 oneDNN has no bfloat16 kernel at all, not even an emulated one, and the
+            // policy is refused there (CpuBackend::precision_unsupported). An estimate still
+            // describes the plan the policy makes, with the float32 kernel's workspace counted
+            // in place of the one this CPU cannot build.
+            if (!setup.dry_run) throw;
+            return {make(setup), DType::BFloat16};
+        }
         // oneDNN has no jit bf16 kernel for some shapes (a batch normalisation of 8 or 24
         // channels gets nspc_bnorm:any, 15x slower than float32): float32 between conversions.
         if (!is_slow_kernel(op->impl_info())) return {std::move(op), DType::BFloat16};
