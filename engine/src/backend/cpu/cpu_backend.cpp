@@ -111,13 +111,10 @@ public:
         if (!has_device(device)) return "the CPU backend has no device '" + device + "'";
         if (precision == Precision::MixedFloat16) return cpu_float16_refusal();
         if (precision != Precision::MixedBFloat16) return "";
-        const auto has = [isa = unsigned(dnnl_get_effective_cpu_isa())](dnnl_cpu_isa_t level) {
-            return (isa & unsigned(level)) == unsigned(level);
-        };
-        if (has(dnnl_cpu_isa_avx512_core_bf16)) return "";
+        if (cpu_isa_reaches(dnnl_cpu_isa_avx512_core_bf16)) return "";
         return "this CPU has no bfloat16 instructions (oneDNN's effective ISA is " +
                std::string(isa_name(dnnl_get_effective_cpu_isa())) + ", below avx512_core_bf16): " +
-               (has(dnnl_cpu_isa_avx512_core) ? "mixed_bfloat16 would be emulated, slower than float32"
+               (cpu_isa_reaches(dnnl_cpu_isa_avx512_core) ? "mixed_bfloat16 would be emulated, slower than float32"
                                               : "oneDNN has no bfloat16 kernels for it");
     }
 
@@ -139,6 +136,10 @@ public:
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+bool cpu_isa_reaches(dnnl_cpu_isa_t level) {
+    return (unsigned(dnnl_get_effective_cpu_isa()) & unsigned(level)) == unsigned(level);
+}
 
 std::string cpu_float16_refusal() {
     return "the CPU backend has no float16 kernels (float16 arithmetic would be emulated, slower than float32): "

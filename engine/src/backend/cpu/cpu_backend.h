@@ -12,6 +12,9 @@ namespace lf {
 
 std::unique_ptr<Backend> make_cpu_backend();
 
+// Whether oneDNN's effective ISA (the CPU's, or less under DNNL_MAX_CPU_ISA) includes `level`.
+bool cpu_isa_reaches(dnnl_cpu_isa_t level);
+
 // Why the CPU backend refuses mixed_float16: oneDNN 2.6 has float16 kernels only for
 // AVX512-FP16 CPUs and would emulate them here.
 std::string cpu_float16_refusal();

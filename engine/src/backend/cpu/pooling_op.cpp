@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/max_pool_loops.h"
 #include "backend/cpu/ops.h"
 #include "backend/cpu/post_activation.h"
 #include "layers/window.h"
@@ -90,6 +92,38 @@ private:
     std::string impl_;
 };
 
+// Float32 max pooling below AVX-512, where oneDNN's NHWC kernel is slow (max_pool_loops.h).
+class MaxPoolLoopOp : public CpuOp {
+public:
+    MaxPoolLoopOp(const OpSetup& s, const Window2D& w)
+        : loops_(s.batch, s.node.inputs[0][2], w), relu_(s.relu_after), in_(s.in[0]), out_(s.out),
+          out_grad_(s.out_grad), in_grad_(s.training && !s.in_grad.empty() ? s.in_grad[0] : nullptr),
+          reads_output_(relu_ && s.training && s.out_grad) {
+        if (in_grad_) argmax_.resize(s.dry_run ? 1 : loops_.outputs());
+        workspace_ = in_grad_ ? loops_.outputs() : 0;
+    }
+
+    void forward() override { loops_.forward(in_, out_, argmax_.empty() ? nullptr : argmax_.data(), relu_); }
+    void backward() override {
+        if (in_grad_) loops_.backward(out_grad_, out_, argmax_.data(), in_grad_, relu_);
+    }
+    std::string impl_info() const override { return relu_ ? "loops:max_pool + post-op relu" : "loops:max_pool"; }
+    std::size_t workspace_bytes() const override { return workspace_; }
+    // The relu (moved past the pooling) is differentiated from the pooled output.
+    bool backward_reads_output() const override { return reads_output_; }
+
+private:
+    MaxPoolLoops loops_;
+    bool relu_;
+    const float* in_;
+    float* out_;
+    const float* out_grad_;
+    float* in_grad_;
+    bool reads_output_;
+    std::vector<std::uint8_t> argmax_;  // per output element: the window offset of its maximum
+    std::size_t workspace_ = 0;
+};
+
 class GlobalPoolingOp : public CpuOp {
 public:
     explicit GlobalPoolingOp(const OpSetup& s)
@@ -155,7 +189,13 @@ private:
 
 }  // namespace
 
-std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s) { return std::make_unique<PoolingOp>(s); }
+std::unique_ptr<CpuOp> make_pooling_op(const OpSetup& s) {
+    if (s.node.spec->op == LayerOp::MaxPool2D && s.dtype == DType::Float32 && !cpu_isa_reaches(dnnl_cpu_isa_avx512_core)) {
+        const Window2D w = pool_window(s.node.inputs[0], s.node.params, s.node.spec->type);
+        if (MaxPoolLoops::fits(w)) return std::make_unique<MaxPoolLoopOp>(s, w);
+    }
+    return std::make_unique<PoolingOp>(s);
+}
 std::unique_ptr<CpuOp> make_global_pooling_op(const OpSetup& s) { return std::make_unique<GlobalPoolingOp>(s); }
 
 }  // namespace lf
