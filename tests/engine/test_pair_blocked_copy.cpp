@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/pair_blocked_copy.h"
 #include "layerforge/core/bfloat16.h"
 
@@ -52,8 +53,7 @@ class TestPairBlockedCopy : public QObject {
     // Below AVX-512 oneDNN reorders with its reference loop, which computes 1 * x + 0 * dst and so
     // writes -0 as +0; its jit reorder, which the bfloat16 CPUs run, keeps the sign, as the copy
     // does. Only there may a zero's sign differ.
-    const bool zero_sign_free_ = (unsigned(dnnl_get_effective_cpu_isa()) & unsigned(dnnl_cpu_isa_avx512_core)) !=
-                                 unsigned(dnnl_cpu_isa_avx512_core);
+    const bool zero_sign_free_ = !lf::cpu_isa_reaches(dnnl_cpu_isa_avx512_core);
 
     // Both ways: the AVX-512 transpose where this CPU has it, and the portable loops.
     void expect_same_as_reorder(const memory::desc& from, const memory::desc& to) {

@@ -24,24 +24,34 @@ Span clip(std::int64_t origin, std::int64_t kernel, std::int64_t size) {
     return {std::max<std::int64_t>(0, -origin), std::min(kernel, size - origin)};
 }
 
-struct Pixel {  // one output pixel of one sample: where its window lies in the sample's input
-    const float* x;      // the sample's input
-    std::int64_t h0, w0;  // the window's origin (may be negative)
-    Span kh, kw;
+struct Window {  // one output pixel's window in its sample's input
+    std::int64_t h0, w0;  // its origin (may be negative: padding)
+    Span kh, kw;          // its valid taps
 };
 
-LF_VECTOR_CLONES void max_of_window(const Pixel& p, std::int64_t width, std::int64_t channels, std::int64_t kw_size,
+struct Pixel {
+    std::int64_t sample;
+    Window window;
+};
+
+// Output pixel `u`, counted over (sample, row, column), and its window.
+Pixel pixel_of(const Window2D& w, std::int64_t u) {
+    const std::int64_t r = u % (w.out[0] * w.out[1]) / w.out[1], c = u % w.out[1];
+    const std::int64_t h0 = r * w.stride[0] - w.pad_l[0], w0 = c * w.stride[1] - w.pad_l[1];
+    return {u / (w.out[0] * w.out[1]), {h0, w0, clip(h0, w.kernel[0], w.in[0]), clip(w0, w.kernel[1], w.in[1])}};
+}
+LF_VECTOR_CLONES void max_of_window(const float* x, const Window& p, std::int64_t width, std::int64_t channels, std::int64_t kw_size,
                                     bool relu, float* y, std::uint8_t* argmax) {
     for (std::int64_t c0 = 0; c0 < channels; c0 += kChunk) {
         const std::int64_t n = std::min(kChunk, channels - c0);
         float m[kChunk];
         std::int32_t a[kChunk];
-        const float* first = p.x + ((p.h0 + p.kh.begin) * width + p.w0 + p.kw.begin) * channels + c0;
+        const float* first = x + ((p.h0 + p.kh.begin) * width + p.w0 + p.kw.begin) * channels + c0;
         const auto first_tap = std::int32_t(p.kh.begin * kw_size + p.kw.begin);
         for (std::int64_t i = 0; i < n; ++i) m[i] = first[i], a[i] = first_tap;
         for (std::int64_t kh = p.kh.begin; kh < p.kh.end; ++kh)
             for (std::int64_t kw = p.kw.begin; kw < p.kw.end; ++kw) {
-                const float* t = p.x + ((p.h0 + kh) * width + p.w0 + kw) * channels + c0;
+                const float* t = x + ((p.h0 + kh) * width + p.w0 + kw) * channels + c0;
                 const auto tap = std::int32_t(kh * kw_size + kw);
                 for (std::int64_t i = 0; i < n; ++i) {
                     const bool more = t[i] > m[i];  // strictly: the first maximum wins, as in oneDNN
@@ -63,7 +73,7 @@ LF_VECTOR_CLONES void passed_gradient(const float* dy, const float* y, std::int6
 }
 
 // Windows that tile the input: every input element of the window written, g at the argmax.
-LF_VECTOR_CLONES void route_window(const float* dy, const float* y, const std::uint8_t* argmax, const Pixel& p,
+LF_VECTOR_CLONES void route_window(const float* dy, const float* y, const std::uint8_t* argmax, const Window& p,
                                    float* dx, std::int64_t width, std::int64_t channels, std::int64_t kw_size,
                                    bool relu) {
     for (std::int64_t c0 = 0; c0 < channels; c0 += kChunk) {
@@ -100,28 +110,20 @@ bool MaxPoolLoops::tiles_exactly() const {
 }
 
 void MaxPoolLoops::forward(const float* x, float* y, std::uint8_t* argmax, bool relu) const {
-    const std::int64_t oh = w_.out[0], ow = w_.out[1], in_size = w_.in[0] * w_.in[1] * c_;
-    for_each_unit(n_ * oh * ow, c_, [&](std::int64_t u) {
-        const std::int64_t n = u / (oh * ow), r = u % (oh * ow) / ow, c = u % ow;
-        Pixel p{x + n * in_size, r * w_.stride[0] - w_.pad_l[0], c * w_.stride[1] - w_.pad_l[1], {}, {}};
-        p.kh = clip(p.h0, w_.kernel[0], w_.in[0]);
-        p.kw = clip(p.w0, w_.kernel[1], w_.in[1]);
-        max_of_window(p, w_.in[1], c_, w_.kernel[1], relu, y + u * c_, argmax ? argmax + u * c_ : nullptr);
+    const std::int64_t in_size = w_.in[0] * w_.in[1] * c_;
+    for_each_unit(std::int64_t(outputs()) / c_, c_, [&](std::int64_t u) {
+        const Pixel p = pixel_of(w_, u);
+        max_of_window(x + p.sample * in_size, p.window, w_.in[1], c_, w_.kernel[1], relu, y + u * c_,
+                      argmax ? argmax + u * c_ : nullptr);
     });
 }
 
 void MaxPoolLoops::backward(const float* dy, const float* y, const std::uint8_t* argmax, float* dx, bool relu) const {
-    const std::int64_t oh = w_.out[0], ow = w_.out[1], in_size = w_.in[0] * w_.in[1] * c_;
-    auto pixel = [&](std::int64_t r, std::int64_t c) {  // the window's geometry; x is not read here
-        Pixel p{nullptr, r * w_.stride[0] - w_.pad_l[0], c * w_.stride[1] - w_.pad_l[1], {}, {}};
-        p.kh = clip(p.h0, w_.kernel[0], w_.in[0]);
-        p.kw = clip(p.w0, w_.kernel[1], w_.in[1]);
-        return p;
-    };
+    const std::int64_t pixels = w_.out[0] * w_.out[1], in_size = w_.in[0] * w_.in[1] * c_;
     if (tiles_exactly()) {  // each input element in one window: one pass, no zeroing
-        for_each_unit(n_ * oh * ow, c_, [&](std::int64_t u) {
-            const std::int64_t n = u / (oh * ow), r = u % (oh * ow) / ow, c = u % ow;
-            route_window(dy + u * c_, y + u * c_, argmax + u * c_, pixel(r, c), dx + n * in_size, w_.in[1], c_,
+        for_each_unit(n_ * pixels, c_, [&](std::int64_t u) {
+            const Pixel p = pixel_of(w_, u);
+            route_window(dy + u * c_, y + u * c_, argmax + u * c_, p.window, dx + p.sample * in_size, w_.in[1], c_,
                          w_.kernel[1], relu);
         });
         return;
@@ -132,20 +134,18 @@ void MaxPoolLoops::backward(const float* dy, const float* y, const std::uint8_t*
         float* d = dx + n * in_size;
         std::memset(d, 0, std::size_t(in_size) * sizeof(float));
         float g[kChunk];
-        for (std::int64_t r = 0; r < oh; ++r)
-            for (std::int64_t c = 0; c < ow; ++c) {
-                const Pixel p = pixel(r, c);
-                const std::int64_t u = (n * oh + r) * ow + c;
-                for (std::int64_t c0 = 0; c0 < c_; c0 += kChunk) {
-                    const std::int64_t k = std::min(kChunk, c_ - c0);
-                    passed_gradient(dy + u * c_ + c0, y + u * c_ + c0, k, relu, g);
-                    for (std::int64_t i = 0; i < k; ++i) {
-                        const std::int64_t tap = argmax[u * c_ + c0 + i];
-                        const std::int64_t h = p.h0 + tap / w_.kernel[1], w = p.w0 + tap % w_.kernel[1];
-                        d[(h * w_.in[1] + w) * c_ + c0 + i] += g[i];
-                    }
+        for (std::int64_t u = n * pixels; u < (n + 1) * pixels; ++u) {
+            const Window p = pixel_of(w_, u).window;
+            for (std::int64_t c0 = 0; c0 < c_; c0 += kChunk) {
+                const std::int64_t k = std::min(kChunk, c_ - c0);
+                passed_gradient(dy + u * c_ + c0, y + u * c_ + c0, k, relu, g);
+                for (std::int64_t i = 0; i < k; ++i) {
+                    const std::int64_t tap = argmax[u * c_ + c0 + i];
+                    const std::int64_t h = p.h0 + tap / w_.kernel[1], w = p.w0 + tap % w_.kernel[1];
+                    d[(h * w_.in[1] + w) * c_ + c0 + i] += g[i];
                 }
             }
+        }
     });
 }
 

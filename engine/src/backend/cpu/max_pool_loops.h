@@ -3,7 +3,8 @@
 // NHWC max pooling with jit:avx2, which took 11.7 ms forward (writing its argmax workspace) and
 // 9.0 ms backward for the tutorial CNN's first pooling at batch 128 on one thread of a Zen 2
 // core, more than PyTorch's whole pair of poolings; these loops, vectorised along the channels,
-// take 2.6 and 1.5 ms there. On AVX-512 oneDNN's own kernels stay (make_pooling_op).
+// take 3.8 and 2.1 ms there (bench_step --kernels). On AVX-512 oneDNN's own kernels stay
+// (make_pooling_op).
 #include <cstddef>
 #include <cstdint>
 

@@ -122,7 +122,7 @@ BuiltOp make_cpu_op(const OpSetup& setup, const BufferTypes& types) {
             // policy is refused there (CpuBackend::precision_unsupported). An estimate still
             // describes the plan the policy makes, with the float32 kernel's workspace counted
             // in place of the one this CPU cannot build.
-            if (!setup.dry_run) throw;
+            if (!setup.dry_run || cpu_isa_reaches(dnnl_cpu_isa_avx512_core)) throw;
             return {make(setup), DType::BFloat16};
         }
         // oneDNN has no jit bf16 kernel for some shapes (a batch normalisation of 8 or 24

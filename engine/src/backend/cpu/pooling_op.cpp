@@ -99,8 +99,7 @@ public:
         : loops_(s.batch, s.node.inputs[0][2], w), relu_(s.relu_after), in_(s.in[0]), out_(s.out),
           out_grad_(s.out_grad), in_grad_(s.training && !s.in_grad.empty() ? s.in_grad[0] : nullptr),
           reads_output_(relu_ && s.training && s.out_grad) {
-        if (in_grad_) argmax_.resize(s.dry_run ? 1 : loops_.outputs());
-        workspace_ = in_grad_ ? loops_.outputs() : 0;
+        if (in_grad_ && !s.dry_run) argmax_.resize(loops_.outputs());
     }
 
     void forward() override { loops_.forward(in_, out_, argmax_.empty() ? nullptr : argmax_.data(), relu_); }
@@ -108,7 +107,7 @@ public:
         if (in_grad_) loops_.backward(out_grad_, out_, argmax_.data(), in_grad_, relu_);
     }
     std::string impl_info() const override { return relu_ ? "loops:max_pool + post-op relu" : "loops:max_pool"; }
-    std::size_t workspace_bytes() const override { return workspace_; }
+    std::size_t workspace_bytes() const override { return in_grad_ ? loops_.outputs() : 0; }  // the argmax
     // The relu (moved past the pooling) is differentiated from the pooled output.
     bool backward_reads_output() const override { return reads_output_; }
 
@@ -121,7 +120,6 @@ private:
     float* in_grad_;
     bool reads_output_;
     std::vector<std::uint8_t> argmax_;  // per output element: the window offset of its maximum
-    std::size_t workspace_ = 0;
 };
 
 class GlobalPoolingOp : public CpuOp {
