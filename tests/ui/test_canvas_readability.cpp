@@ -3,7 +3,7 @@
 // long chain wraps into bands); zoomed out a card becomes an overview card whose name grows;
 // cards show their key parameters; auto-layout leaves room for every edge's shape label and a
 // label that would sit on a card is not drawn; pasted and duplicated layers land beside the
-// originals, never on them; a template too long to read when fitted opens laid out in bands.
+// originals, never on them; a template that reads better in bands when fitted opens in bands.
 #include <QAction>
 #include <QApplication>
 #include <QMenu>
@@ -73,8 +73,10 @@ private Q_SLOTS:
     void fitKeepsNamesLegibleForACnn() { checkNamesLegibleAfterFit("fashion_cnn.lfproj"); }
     void fitKeepsNamesLegibleForMobileNet() { checkNamesLegibleAfterFit("mobilenet_v2_small.lfproj"); }
 
-    // File > New from Template: a template too long to read when fitted (MobileNet, a row of
-    // 60 layers) is laid out in bands; one that reads well (the CNN) keeps its positions.
+    // File > New from Template (and the example): a template whose row shows only overview
+    // cards when fitted opens in bands that fit larger: MobileNet (a row of 60 layers, names
+    // too small to read) and the tutorial CNN (a strip of small names); a row that already shows
+    // full cards keeps its positions.
     void templatesOpenReadable() {
         MainWindow w(QDir::temp().filePath("lf-readability-recovery.lfproj"), 3600000);
         w.resize(1366, 740);
@@ -88,23 +90,30 @@ private Q_SLOTS:
             return nullptr;
         };
         const double px = QFontInfo(w.view()->font()).pixelSize();
-        ProjectDocument original;
-        loadTemplate(original, "mobilenet_v2_small.lfproj");
-        QVERIFY2(!readableWhenFitted(original.graph(), w.view()->viewport()->size(), px), "the template reads well as it is");
-        QAction* mobilenet = templateAction("mobilenet_v2_small");
-        QVERIFY(mobilenet);
-        mobilenet->trigger();
-        QCOMPARE(w.document()->graph().nodes.size(), original.graph().nodes.size());
-        QVERIFY(w.document()->fileName().isEmpty() && !w.document()->isModified());
-        QVERIFY2(NodeItem::nameScreenPixels(w.view()->zoom(), px) >= kLegible, qPrintable(QString::number(w.view()->zoom())));
-
-        ProjectDocument cnn;
-        loadTemplate(cnn, "fashion_cnn.lfproj");
-        templateAction("fashion_cnn")->trigger();
-        for (const Node& n : cnn.graph().nodes) {
-            QCOMPARE(w.document()->graph().find(n.id)->x, n.x);
-            QCOMPARE(w.document()->graph().find(n.id)->y, n.y);
+        const QSize view = w.view()->viewport()->size();
+        for (const char* name : {"mobilenet_v2_small", "fashion_cnn"}) {
+            ProjectDocument original;
+            loadTemplate(original, (std::string(name) + ".lfproj").c_str());
+            const double asSaved = fitZoom(original.graph(), view);
+            QVERIFY2(NodeItem::showsOverview(asSaved, px), name);
+            QAction* action = templateAction(name);
+            QVERIFY(action);
+            action->trigger();
+            QCOMPARE(w.document()->graph().nodes.size(), original.graph().nodes.size());
+            QVERIFY(w.document()->fileName().isEmpty() && !w.document()->isModified());
+            const double zoom = w.view()->zoom();
+            QVERIFY2(zoom >= 1.25 * asSaved && NodeItem::nameScreenPixels(zoom, px) >= kLegible,
+                     qPrintable(QString("%1 at %2, %3 as saved").arg(name).arg(zoom).arg(asSaved)));
         }
+
+        ProjectDocument mlp;  // its five layers drawn closer: full cards as a row, kept
+        loadTemplate(mlp, "fashion_mlp.lfproj");
+        Graph row = mlp.graph();
+        for (Node& n : row.nodes) n.x *= 0.75;
+        QVERIFY(!NodeItem::showsOverview(fitZoom(row, view), px));
+        Graph kept = row;
+        layOutToRead(kept, view, px);
+        QCOMPARE(kept, row);
     }
 
     void zoomedOutCardsGrowTheirName() {

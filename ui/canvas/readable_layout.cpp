@@ -12,6 +12,7 @@ namespace lf::ui {
 namespace {
 
 constexpr double kCardHeight = 64;
+constexpr double kClearlyLarger = 1.25;  // the bands' fitted zoom over the row's, for a change of layout
 
 }  // namespace
 
@@ -27,17 +28,16 @@ double fitZoom(const Graph& g, QSize view) {
     return zoom > CanvasView::kMaxFitZoom ? 1.0 : zoom;
 }
 
-bool readableWhenFitted(const Graph& g, QSize view, double fontPixels) {
-    return NodeItem::nameScreenPixels(fitZoom(g, view), fontPixels) >= NodeItem::kLegiblePx;
-}
-
 void layOutToRead(Graph& g, QSize view, double fontPixels) {
-    if (readableWhenFitted(g, view, fontPixels)) return;
+    const double asItIs = fitZoom(g, view);
+    if (!NodeItem::showsOverview(asItIs, fontPixels)) return;
+    Graph wrapped = g;
     for (const auto& [id, at] : wrappedLayout(g, QSizeF(view))) {
-        Node* n = g.find(id);
+        Node* n = wrapped.find(id);
         n->x = at.x();
         n->y = at.y();
     }
+    if (fitZoom(wrapped, view) >= kClearlyLarger * asItIs) g = std::move(wrapped);
 }
 
 }  // namespace lf::ui

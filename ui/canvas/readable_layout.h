@@ -1,7 +1,8 @@
 #pragma once
-// Positions for a graph whose layout is not the user's (a template opened as a copy): kept when
-// the layer names are readable once the graph is fitted to the view, else replaced by
-// wrappedLayout's bands, so a long chain such as MobileNet is not a row of tiny bars.
+// Positions for a graph whose layout is not the user's (a template opened as a copy, the
+// example): kept while they show full cards once fitted to the view, else replaced by
+// wrappedLayout's bands where those fit the view clearly larger: the tutorial CNN's row is a
+// strip of small coloured names at 1366 x 768 and MobileNet's a row of bars.
 #include <QSize>
 
 #include "layerforge/graph/graph.h"
@@ -13,7 +14,6 @@ namespace lf::ui {
 QSize canvasSizeOr1366(QSize viewport);
 // The zoom Fit to Window chooses for these positions in a view of this size.
 double fitZoom(const Graph& g, QSize view);
-bool readableWhenFitted(const Graph& g, QSize view, double fontPixels);
 void layOutToRead(Graph& g, QSize view, double fontPixels);
 
 }  // namespace lf::ui

@@ -85,7 +85,7 @@ void MainWindow::openExample() {
     auto* data = new ExampleDataset(defaultExampleDatasetDir(), this);
     QString error;
     const QString path = templateDirectory() + "/fashion_cnn.lfproj";
-    if (openExampleProject(doc_, path, data, this, &error)) view_->fitToView();
+    if (openExampleProject(doc_, path, data, this, &error)) resetToReadableCopy();
     else QMessageBox::warning(this, tr("Cannot open the example"), error);
 }
 
