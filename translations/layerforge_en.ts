@@ -56,6 +56,16 @@
     </message>
 </context>
 <context>
+    <name>lf::ui::ClassCountChart</name>
+    <message numerus="yes">
+        <source>%1 (%2): %Ln image(s)</source>
+        <translation>
+            <numerusform>%1 (%2): %Ln image</numerusform>
+            <numerusform>%1 (%2): %Ln images</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lf::ui::DatasetPanel</name>
     <message numerus="yes">
         <source>%n classes</source>

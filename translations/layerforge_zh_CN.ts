@@ -618,6 +618,12 @@ The checkpoints are not shown; restore the file from a backup or move it away to
         <source>Images per class</source>
         <translation>每个类别的图像数</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%2): %Ln image(s)</source>
+        <translation>
+            <numerusform>%1（%2）：%Ln 张图像</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lf::ui::CompareChart</name>

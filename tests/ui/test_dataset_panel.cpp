@@ -1,5 +1,6 @@
 // The Data workspace on generated image folders: class counts in the chart, thumbnails, the
-// problem list, undoable binding edits, the Input-shape offer and the class-count warning.
+// problem list, undoable binding edits, the Input-shape offer and the class-count warning; the
+// chart's count axis readable at the page's size, and a bar's tool tip naming its class.
 #include <QBarSet>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -8,12 +9,16 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsTextItem>
+#include <QHelpEvent>
 #include <QImage>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QToolTip>
+#include <QValueAxis>
 #include <QtTest>
 
 #include "dataset/binding_settings.h"
@@ -23,6 +28,7 @@
 #include "document/set_param.h"
 #include "layerforge/data/binding.h"
 #include "document/set_training.h"
+#include "i18n/translations.h"
 #include "ui_test_util.h"
 
 using namespace lf;
@@ -251,6 +257,33 @@ private Q_SLOTS:
         QCOMPARE(sets.size(), 2);
         QCOMPARE(values(sets[0]), QList<qreal>(10, 6000));
         QCOMPARE(values(sets[1]), QList<qreal>(10, 1000));
+        // The count axis at the Data page's size on a 1366 x 768 screen: three round ticks
+        // whose labels are drawn whole (Qt's default five were all elided to "...").
+        panel.resize(1229, 560);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* counts = qobject_cast<QValueAxis*>(panel.chart()->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(counts);
+        QCOMPARE(counts->min(), 0.0);
+        QCOMPARE(counts->max(), 6000.0);
+        QCOMPARE(counts->tickCount(), 3);
+        QStringList shown;
+        for (QGraphicsItem* item : panel.chart()->scene()->items())
+            if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible()) shown << text->toPlainText();
+        for (const char* label : {"0", "3000", "6000"}) QVERIFY2(shown.contains(label), qPrintable(shown.join(" | ")));
+        // A bar's tool tip names its class, which the axis may elide (English plural forms, as the studio loads them).
+        QVERIFY(!installTranslations("en").isEmpty());
+        auto untranslate = qScopeGuard([] { removeTranslations(); });
+        QCOMPARE(ClassCountChart::barToolTip("Bag", "test", 1), QString("Bag (test): 1 image"));
+        ClassCountChart* chart = panel.chart();
+        Q_EMIT chart->series()->hovered(true, 0, sets[0]);
+        QCOMPARE(chart->hoverText(), QString("T-shirt/top (train): 6,000 images"));
+        const QPoint at = chart->viewport()->rect().center();
+        QHelpEvent help(QEvent::ToolTip, at, chart->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(chart->viewport(), &help);
+        QTRY_COMPARE(QToolTip::text(), QString("T-shirt/top (train): 6,000 images"));  // the scene does not hide it
+        Q_EMIT chart->series()->hovered(false, 0, sets[0]);
+        QVERIFY(chart->hoverText().isEmpty());
         QCOMPARE(panel.samples()->thumbnailCount(), 10 * kSamplesPerClass);  // in memory: no decoding
         QCOMPARE(panel.samples()->item(0)->text(), QString("T-shirt/top"));
         QVERIFY(panel.inputShapeMessage()->isHidden());  // the CNN takes (28, 28, 1)
