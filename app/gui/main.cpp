@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     // A refused plugin is logged and skipped; the studio starts either way.
     lf::plugins::loadPlugins();
     lf::ui::MainWindow window;
-    window.show();
+    window.showFitted();
     if (cli.isSet("example")) {
         window.openExample();
     } else if (!cli.positionalArguments().isEmpty()) {

@@ -291,11 +291,16 @@ private Q_SLOTS:
         TrainingCharts charts;
         charts.resize(900, 700);
         charts.show();
+        charts.replotNow();
+        QVERIFY(charts.families().contains("loss"));
+        for (const QString& family : charts.families())  // no curve yet: no empty legend box
+            QVERIFY2(!charts.plot(family)->customPlot()->legend->visible(), qPrintable(family));
         charts.beginLiveRun("legend");
         feed(charts, 30);
         charts.addEpoch(30, 0.3, 0.3, {{"val_loss", 0.9}});
         charts.replotNow();
         QCustomPlot* cp = charts.plot("loss")->customPlot();
+        QVERIFY(cp->legend->visible());
         QCPGraph* graph = graphNamed(charts.plot("loss"), "loss");
         QVERIFY(graph);
         const QPoint entry = cp->legend->itemWithPlottable(graph)->rect().center();

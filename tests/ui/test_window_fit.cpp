@@ -120,6 +120,31 @@ private Q_SLOTS:
         QVERIFY(min.width() <= kMaxWidth && min.height() <= kMaxHeight);
     }
 
+    // A first start on a laptop screen (1366 x 768 less a panel; the offscreen platform's 800 x
+    // 600) opens maximized; a larger screen gets 90% of it; a saved geometry wins over both.
+    void firstStartIsMaximizedOnALaptopScreen() {
+        QVERIFY(MainWindow::startsMaximized({1366, 728}));
+        QVERIFY(MainWindow::startsMaximized({800, 600}));
+        QVERIFY(!MainWindow::startsMaximized({1920, 1050}));
+        QSettings().clear();
+        QSize saved;
+        {
+            MainWindow first(dir_.filePath("recovery.lfproj"), 3600000);
+            first.showFitted();
+            QVERIFY(first.isMaximized());
+            first.showNormal();
+            first.resize(760, 600);
+            QCoreApplication::processEvents();
+            saved = first.size();
+            first.close();
+        }
+        MainWindow again(dir_.filePath("recovery.lfproj"), 3600000);
+        again.showFitted();
+        QCoreApplication::processEvents();
+        QVERIFY(!again.isMaximized());
+        QCOMPARE(again.size(), saved);
+    }
+
     void geometryAndDocksAreRestoredAndResetLayoutBringsDocksBack() {
         QByteArray state;
         {

@@ -60,7 +60,7 @@ MetricPlot::MetricPlot(const QString& family, QWidget* parent)
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->yAxis->setLabel(family);
     plot_->xAxis->setLabel(xAxisTitle(view_.xMode));
-    plot_->legend->setVisible(true);
+    plot_->legend->setVisible(false);  // until a curve is drawn: an empty legend is a bare box
     plot_->legend->setBrush(QColor(255, 255, 255, 200));
     plot_->setNoAntialiasingOnDrag(true);
 
@@ -185,6 +185,7 @@ void MetricPlot::draw(const std::vector<PlotCurve>& curves, const PlotView& view
         plot_->removeGraph(it.value());
         it = graphs_.erase(it);
     }
+    plot_->legend->setVisible(plot_->legend->itemCount() > 0);
     if (following_) {
         plot_->rescaleAxes(true);
         plot_->yAxis->scaleRange(1.08);

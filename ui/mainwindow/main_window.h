@@ -60,6 +60,10 @@ public:
     bool importTensorBoardLogs(const QString& folder);
     TensorBoardImport* tensorboardImport() const { return tensorboardImport_; }
     void offerRecovery();  // after a crash: asks whether to restore the autosaved project
+    // Shows the window as it was saved; on a first start, maximized on a screen no taller than
+    // a laptop's (startsMaximized), where 90% of it would squeeze the Train page's charts.
+    void showFitted();
+    static bool startsMaximized(QSize availableScreen);
     bool hasRecovery() const;
 
     // main_window_views.cpp
@@ -82,6 +86,7 @@ private:
     // main_window_layout.cpp: the Design docks follow their page; geometry and docks persist.
     void showDesignDocks(bool show);
     void restoreLayout();
+    bool restoredGeometry_ = false;
     void saveLayout();
     void resetLayout();
     void createActions();

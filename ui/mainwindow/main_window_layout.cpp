@@ -24,6 +24,10 @@ QList<QDockWidget*> designDocks(const QMainWindow* w) {
     return docks;
 }
 
+QSize availableScreen(const QWidget* w) {
+    return (w->screen() ? w->screen() : QGuiApplication::primaryScreen())->availableGeometry().size();
+}
+
 }  // namespace
 
 // The palette, inspector and summary belong to the Design workspace; the other workspaces get
@@ -50,11 +54,19 @@ void MainWindow::restoreLayout() {
             if (on) workspaces_->setCurrentIndex(0);
         });
     QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
-        const QSize screen = (this->screen() ? this->screen() : QGuiApplication::primaryScreen())->availableGeometry().size();
+    restoredGeometry_ = restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    if (!restoredGeometry_) {
+        const QSize screen = availableScreen(this);
         resize(std::min(1360, screen.width() * 9 / 10), std::min(860, screen.height() * 9 / 10));
     }
     restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+}
+
+bool MainWindow::startsMaximized(QSize availableScreen) { return availableScreen.height() <= 900; }
+
+void MainWindow::showFitted() {
+    if (!restoredGeometry_ && startsMaximized(availableScreen(this))) showMaximized();
+    else show();
 }
 
 // Saved as the Design page shows it, so its docks come back with the page next time.
