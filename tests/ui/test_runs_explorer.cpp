@@ -262,9 +262,13 @@ private Q_SLOTS:
         explorer_->setRefreshInterval(50);
         explorer_->show();
         QVERIFY(QTest::qWaitForWindowExposed(explorer_.get()));
-        // The fixed columns fit what they hold; a width the user set survives the refresh.
+        // The fixed columns fit what they hold, the others their titles; a width the user set
+    // survives the refresh.
         QHeaderView* header = explorer_->view()->horizontalHeader();
         QVERIFY(header->sectionSize(RunTableModel::Star) < header->defaultSectionSize());
+        for (int c = RunTableModel::FixedColumns; c < model()->columnCount(); ++c)  // titles shown whole
+            QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c), qPrintable(model()->headerData(c, Qt::Horizontal).toString()));
+        QVERIFY(header->sectionSize(model()->columnOf("val_loss (final)")) > header->defaultSectionSize());
         const int loss = model()->columnOf("loss (final)");
         header->resizeSection(loss, 217);
         {

@@ -152,7 +152,8 @@ void RunsExplorer::applySnapshot(ExplorerSnapshot snapshot) {
     Q_EMIT refreshed();
 }
 
-// The star, id, name and start columns as wide as what they hold, on one line each.
+// The star, id, name and start columns as wide as what they hold, on one line each; the
+// metric and setting columns at least as wide as their titles ("test_accuracy (final)").
 void RunsExplorer::sizeFixedColumns() {
     QHeaderView* header = view_->horizontalHeader();
     const QFontMetrics fm = view_->fontMetrics();
@@ -161,6 +162,8 @@ void RunsExplorer::sizeFixedColumns() {
     header->resizeSection(RunTableModel::Run, fm.horizontalAdvance(QStringLiteral("00000")) + pad);
     header->resizeSection(RunTableModel::Name, fm.averageCharWidth() * 32);
     header->resizeSection(RunTableModel::Started, fm.horizontalAdvance(QStringLiteral("2026-12-31 23:59")) + pad);
+    for (int c = RunTableModel::Started + 1; c < model_->columnCount(); ++c)
+        header->resizeSection(c, std::max(header->defaultSectionSize(), header->sectionSizeHint(c)));
 }
 
 void RunsExplorer::showMessage(const QString& text, bool error) {
