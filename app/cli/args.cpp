@@ -1,5 +1,6 @@
 #include "args.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <limits>
@@ -89,6 +90,16 @@ std::optional<double> Args::number(const std::string& name) const {
     double d = std::strtod(v->c_str(), &end);
     if (v->empty() || *end) throw input_error("option --" + name + " expects a number, got '" + *v + "'");
     return d;
+}
+
+const std::string& Args::subcommand(const std::vector<std::string>& known) const {
+    std::string list;
+    for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+    const std::string& sub = require(0, "a subcommand (" + list + ")");
+    if (std::find(known.begin(), known.end(), sub) != known.end()) return sub;
+    const bool project = sub.size() > 7 && sub.ends_with(".lfproj");
+    throw input_error("unknown subcommand '" + spec_.name + " " + sub + "' (" + list + ")" +
+                      (project ? "; the subcommand comes before PROJECT" : "") + "\nusage: layerforge-cli " + spec_.usage);
 }
 
 const std::string& Args::require(std::size_t n, const std::string& what) const {

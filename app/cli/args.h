@@ -36,6 +36,9 @@ public:
     const std::vector<std::string>& positional() const { return positional_; }
     // The n-th positional argument; throws a usage error naming `what` when absent.
     const std::string& require(std::size_t n, const std::string& what) const;
+    // The first positional argument, one of `known`; else a usage error that lists them (and,
+    // for a project file given first, says the subcommand comes before it).
+    const std::string& subcommand(const std::vector<std::string>& known) const;
 
 private:
     const CommandSpec& spec_;

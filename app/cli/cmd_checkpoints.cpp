@@ -9,7 +9,7 @@ namespace lf::cli {
 namespace {
 
 int run_checkpoints(const Args& args, const Reporter& out) {
-    const std::string& sub = args.require(0, "a subcommand: list, pin or unpin");
+    const std::string& sub = args.subcommand({"list", "pin", "unpin"});
     auto store = open_store(args.require(1, "PROJECT (a .lfproj file)"));
     if (sub == "list") {
         Json all = Json::array();
@@ -25,7 +25,7 @@ int run_checkpoints(const Args& args, const Reporter& out) {
         out.object({{"event", "checkpoints"}, {"store", store->path()}, {"checkpoints", all}});
         return 0;
     }
-    if (sub == "pin" || sub == "unpin") {
+    {  // pin, unpin
         CheckpointInfo c = store->resolve(args.require(2, "CHECKPOINT (id, ckpt-STEP, latest or best)"), run_option(args));
         store->set_pinned(c.id, sub == "pin");
         out.line("checkpoint " + std::to_string(c.id) + (sub == "pin" ? " pinned: retention keeps it" : " unpinned"));
@@ -35,7 +35,6 @@ int run_checkpoints(const Args& args, const Reporter& out) {
         out.object(j);
         return 0;
     }
-    throw input_error("unknown subcommand 'checkpoints " + sub + "' (list, pin, unpin)");
 }
 
 }  // namespace

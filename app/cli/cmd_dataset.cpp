@@ -79,10 +79,8 @@ int run_import(const Args& args, const Reporter& out) {
 }
 
 int run_dataset(const Args& args, const Reporter& out) {
-    const std::string& what = args.require(0, "SUBCOMMAND (inspect or import-idx)");
-    if (what == "inspect") return run_inspect(args, out);
-    if (what == "import-idx") return run_import(args, out);
-    throw input_error("unknown dataset subcommand '" + what + "'; use inspect or import-idx");
+    const std::string& what = args.subcommand({"inspect", "import-idx"});
+    return what == "inspect" ? run_inspect(args, out) : run_import(args, out);
 }
 
 }  // namespace

@@ -148,9 +148,8 @@ int export_csv(const Args& args, const Reporter& out, RunStore& store) {
 }
 
 int run_runs(const Args& args, const Reporter& out) {
-    const std::string& sub =
-        args.require(0, "a subcommand: list, compare, export-csv, export-tensorboard, import-tensorboard, tag, "
-                        "untag, star, unstar, note or delete");
+    const std::string& sub = args.subcommand({"list", "compare", "export-csv", "export-tensorboard", "import-tensorboard",
+                                              "tag", "untag", "star", "unstar", "note", "delete"});
     const std::string& project = args.require(1, "PROJECT (a .lfproj file)");
     const bool importing = sub == "import-tensorboard";  // into a project that has no runs yet, too
     auto store = open_store(project, importing);
@@ -159,10 +158,7 @@ int run_runs(const Args& args, const Reporter& out) {
     if (sub == "export-csv") return export_csv(args, out, *store);
     if (sub == "export-tensorboard") return export_tensorboard(args, out, *store);
     if (importing) return import_tensorboard(args, out, *store);
-    if (is_run_edit(sub)) return edit_runs(sub, args, out, *store);
-    throw input_error("unknown subcommand 'runs " + sub +
-                      "' (list, compare, export-csv, export-tensorboard, import-tensorboard, tag, untag, star, "
-                      "unstar, note, delete)");
+    return edit_runs(sub, args, out, *store);  // tag, untag, star, unstar, note, delete
 }
 
 }  // namespace

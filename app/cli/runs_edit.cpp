@@ -66,12 +66,6 @@ int remove(const Args& args, const Reporter& out, RunStore& store) {
 
 }  // namespace
 
-bool is_run_edit(const std::string& sub) {
-    for (const char* s : {"tag", "untag", "star", "unstar", "note", "delete"})
-        if (sub == s) return true;
-    return false;
-}
-
 int edit_runs(const std::string& sub, const Args& args, const Reporter& out, RunStore& store) {
     if (sub == "tag" || sub == "untag") return retag(sub == "tag", args, out, store);
     if (sub == "star" || sub == "unstar") return star(sub == "star", args, out, store);

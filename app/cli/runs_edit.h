@@ -5,8 +5,6 @@
 
 namespace lf::cli {
 
-// True for the subcommands below.
-bool is_run_edit(const std::string& sub);
 int edit_runs(const std::string& sub, const Args& args, const Reporter& out, RunStore& store);
 
 }  // namespace lf::cli

@@ -227,6 +227,17 @@ private Q_SLOTS:
         QCOMPARE(opt.code, 2);
         QVERIFY2(opt.err.contains("option --run: 99999999999999999999 is too large"), qPrintable(opt.err));
         verifyNoInternalText(id);
+        // The project where the subcommand goes: said so, not "missing PROJECT".
+        for (const char* cmd : {"runs", "checkpoints"}) {
+            const CliRun r = cli({cmd, project});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(QString("unknown subcommand '%1 %2' (list, ").arg(cmd, project)) &&
+                         r.err.contains("the subcommand comes before PROJECT") && !r.err.contains("missing PROJECT"),
+                     qPrintable(r.err));
+        }
+        const CliRun none = cli({"dataset"});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.contains("missing a subcommand (inspect, import-idx)"), qPrintable(none.err));
 
         // A cycle: its members are named together; the layer after it is not accused.
         nlohmann::json cycle = tinyJson();
