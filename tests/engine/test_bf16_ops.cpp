@@ -128,7 +128,7 @@ private slots:
 
     void dense_data() {
         QTest::addColumn<QString>("activation");
-        for (const char* a : {"linear", "relu", "tanh", "gelu", "softmax"}) QTest::newRow(a) << a;
+        for (const char* a : {"linear", "relu", "tanh", "gelu", "softmax", "hard_sigmoid", "hard_swish"}) QTest::newRow(a) << a;
     }
     void dense() {
         QFETCH(QString, activation);

@@ -91,7 +91,7 @@ private slots:
         QCOMPARE(first_refusal(t), std::string());
         for (const char* a : {"relu", "gelu", "softmax", "swish"})
             QCOMPARE(first_refusal(lf::Model(one_layer("Conv2DTranspose", conv_params(4, 3, 2, "same", a)))), std::string());
-        for (const char* a : {"gelu", "elu", "swish", "silu", "exponential", "softmax", "linear"})
+        for (const char* a : {"gelu", "elu", "swish", "silu", "exponential", "softmax", "linear", "hard_sigmoid", "hard_swish"})
             QCOMPARE(first_refusal(lf::Model(dense_graph(a))), std::string());
     }
 
@@ -121,7 +121,10 @@ private slots:
         const lf::Model leaky_layer(one_layer("LeakyReLU", {{"alpha", 0.3}}, {12}));
         QCOMPARE(lf::cuda_layer_activation(node(leaky_layer, "leakyrelu_1"))->act.alpha, 0.3f);
         QCOMPARE(lf::cuda_activation("swish")->act.alpha, 1.f);
-        QVERIFY(!lf::cuda_activation("hard_sigmoid"));
+        QCOMPARE(lf::cuda_activation("hard_sigmoid")->act.kind, int(LF_CUDA_HARD_SIGMOID));
+        QVERIFY(lf::cuda_activation("hard_silu")->from_input());
+        QCOMPARE(lf::cuda_activation("hard_swish")->act.kind, int(LF_CUDA_HARD_SWISH));
+        QVERIFY(!lf::cuda_activation("selu"));
     }
 
     void what_each_op_reads_back() {

@@ -18,7 +18,8 @@ class TestLayerGradients : public QObject {
 private slots:
     void dense_with_each_activation_data() {
         QTest::addColumn<QString>("activation");
-        for (const char* a : {"linear", "relu", "sigmoid", "tanh", "softmax", "gelu", "elu", "swish", "exponential"})
+        for (const char* a : {"linear", "relu", "sigmoid", "tanh", "softmax", "gelu", "elu", "swish", "exponential",
+                              "hard_sigmoid", "hard_swish"})
             QTest::newRow(a) << a;
     }
     void dense_with_each_activation() {

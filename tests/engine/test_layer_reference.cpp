@@ -78,7 +78,8 @@ private slots:
     }
     void activations_data() {
         QTest::addColumn<QString>("name");
-        for (const char* a : {"relu", "sigmoid", "tanh", "gelu", "gelu_tanh", "elu", "swish", "leaky_relu", "softmax"})
+        for (const char* a : {"relu", "sigmoid", "tanh", "gelu", "gelu_tanh", "elu", "swish", "leaky_relu", "softmax",
+                              "hard_sigmoid", "hard_swish"})
             QTest::newRow(a) << a;
     }
     void activations() {

@@ -97,8 +97,9 @@ inline lf::Graph branches() {
     return b.graph;
 }
 
-// The less common mappings: ZeroPadding2D (Pad), ELU, LeakyReLU, AveragePooling2D 'same' with
-// asymmetric padding, GlobalMaxPooling2D, Reshape to rank 2 and a swish Dense.
+// The less common mappings: ZeroPadding2D (Pad), ELU, LeakyReLU, hard_swish, AveragePooling2D
+// 'same' with asymmetric padding, GlobalMaxPooling2D, Reshape to rank 2, a swish Dense and a
+// hard_sigmoid one.
 inline lf::Graph misc() {
     GraphBuilder b;
     auto in = b.add("Input", {{"shape", lf::IntList{7, 7, 2}}});
@@ -106,14 +107,15 @@ inline lf::Graph misc() {
     auto c = b.add("Conv2D", {{"filters", std::int64_t(3)}, {"kernel_size", lf::IntList{3, 3}},
                               {"padding", std::string("same")}, {"activation", std::string("elu")}}, {pad});
     auto leaky = b.add("LeakyReLU", {{"alpha", 0.2}}, {c});
+    auto hard = b.add("Activation", {{"activation", std::string("hard_swish")}}, {leaky});
     auto avg = b.add("AveragePooling2D", {{"pool_size", lf::IntList{3, 3}}, {"strides", lf::IntList{2, 2}},
-                                          {"padding", std::string("same")}}, {leaky});
+                                          {"padding", std::string("same")}}, {hard});
     auto gmax = b.add("GlobalMaxPooling2D", {}, {avg});
     auto rows = b.add("Reshape", {{"target_shape", lf::IntList{-1, 3}}}, {avg});
     auto flat = b.add("Flatten", {}, {rows});
     auto cat = b.add("Concatenate", {}, {gmax, flat});
     auto d1 = b.add("Dense", {{"units", std::int64_t(5)}, {"activation", std::string("swish")}}, {cat});
-    auto d2 = b.add("Dense", {{"units", std::int64_t(5)}}, {d1});
+    auto d2 = b.add("Dense", {{"units", std::int64_t(5)}, {"activation", std::string("hard_sigmoid")}}, {d1});
     b.add("Softmax", {}, {d2});
     return b.graph;
 }

@@ -142,6 +142,7 @@ private Q_SLOTS:
         EXPECT_RUNTIMES_MATCH(e, "exported");
         for (const char* op : {"Pad", "Elu", "LeakyRelu", "AveragePool", "GlobalMaxPool", "Reshape", "Sigmoid", "Mul"})
             QVERIFY2(count(e.check["ops"], op) >= 1, op);
+        QCOMPARE(count(e.check["ops"], "HardSigmoid"), 2);  // hard_swish's (x * HardSigmoid(x)) and the Dense's
     }
 
     void capped_and_thresholded_relu_match() {

@@ -248,7 +248,8 @@ private slots:
         QTest::newRow("LeakyReLU") << "LeakyReLU" << lf::Params{{"alpha", 0.3}};
         QTest::newRow("GELU") << "GELU" << lf::Params{};
         QTest::newRow("GELU tanh") << "GELU" << lf::Params{{"approximate", true}};
-        for (const char* a : {"elu", "swish", "silu", "exponential", "gelu", "relu", "sigmoid", "tanh", "linear"})
+        for (const char* a : {"elu", "swish", "silu", "exponential", "gelu", "relu", "sigmoid", "tanh", "linear",
+                              "hard_sigmoid", "hard_swish"})
             QTest::newRow(a) << "Activation" << lf::Params{{"activation", std::string(a)}};
     }
     void activation_layers_match_the_cpu() {

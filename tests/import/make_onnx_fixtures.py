@@ -62,6 +62,10 @@ export("squeezenet1_1", classifier("squeezenet1_1"), 64, 13, False)
 export("efficientnet_b0", classifier("efficientnet_b0"), 64, 13, False)
 export("densenet121", classifier("densenet121"), 64, 13, True)
 export("mnasnet0_5", classifier("mnasnet0_5"), 64, 13, False)
+# MobileNetV3: Hardswish (x * HardSigmoid(x) below opset 14, HardSwish from 14) and the
+# squeeze-and-excitation's HardSigmoid scale.
+for opset in [13, 14]:
+    export("mobilenet_v3_small_op%d" % opset, classifier("mobilenet_v3_small"), 64, opset, False)
 
 # A small CNN whose weights live in a file beside the model (onnx external data).
 torch.manual_seed(3)
@@ -74,15 +78,17 @@ onnx.save_model(model, os.path.join(OUT, "external.onnx"), save_as_external_data
 os.makedirs(os.path.join(OUT, "missing"), exist_ok=True)
 shutil.copy(os.path.join(OUT, "external.onnx"), os.path.join(OUT, "missing", "external.onnx"))
 
-# Two ops Layerforge has no layer for (one behind a node that fails) and a grouped convolution:
-# all three must be named.
+# Two ops Layerforge has no layer for (one behind a node that fails), a grouped convolution and a
+# HardSigmoid with Keras 2's slope (0.2, not PyTorch's 1/6): all four must be named.
 x = oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, 4, 8, 8])
 y = oh.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1, 4, 8, 8])
 w = oh.make_tensor("w", onnx.TensorProto.FLOAT, [4, 2, 1, 1], np.ones(8, dtype=np.float32).tolist())
 nodes = [oh.make_node("Erf", ["x"], ["a"], name="erf_1"),
          oh.make_node("Conv", ["x", "w"], ["b"], name="grouped_conv", group=2),
-         oh.make_node("HardSwish", ["b"], ["c"], name="hard_swish_1"),
-         oh.make_node("Add", ["a", "c"], ["y"], name="sum")]
+         oh.make_node("Softsign", ["b"], ["c"], name="softsign_1"),
+         oh.make_node("HardSigmoid", ["x"], ["d"], name="hard_sigmoid_1", alpha=0.2),
+         oh.make_node("Add", ["a", "c"], ["e"], name="sum"),
+         oh.make_node("Add", ["e", "d"], ["y"], name="sum_2")]
 graph = oh.make_graph(nodes, "unsupported", [x], [y], [w])
 onnx.save(oh.make_model(graph, opset_imports=[oh.make_opsetid("", 14)]), os.path.join(OUT, "unsupported.onnx"))
 

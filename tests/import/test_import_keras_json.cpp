@@ -87,6 +87,7 @@ private slots:
             {"ZeroPadding2D", R"({"padding": [[1, 2], [3, 4]]})", img, "ZeroPadding2D", "padding", "[1, 2, 3, 4]"},
             {"Activation", R"({"activation": "sigmoid"})", "[5]", "Activation", "activation", "\"sigmoid\""},
             {"Activation", R"({"activation": "gelu"})", "[5]", "Activation", "activation", "\"gelu\""},
+            {"Activation", R"({"activation": "hard_silu"})", "[5]", "Activation", "activation", "\"hard_silu\""},
             {"Activation", R"({"activation": "relu6"})", "[5]", "ReLU", "max_value", "6"},
             {"Activation", R"({"activation": "leaky_relu"})", "[5]", "LeakyReLU", "alpha", "0.2"},
             {"ReLU", R"({"max_value": 6.0, "negative_slope": 0.1, "threshold": 0.5})", "[5]", "ReLU", "negative_slope", "0.1"},
@@ -186,6 +187,8 @@ private slots:
         QTest::newRow("keepdims") << "GlobalAveragePooling2D" << R"({"keepdims": true})" << "[8, 8, 3]" << "keepdims=True";
         QTest::newRow("activation") << "Dense" << R"({"units": 2, "activation": "softplus"})" << "[4]"
                                     << "activation 'softplus' is not supported";
+        QTest::newRow("hard_sigmoid") << "Activation" << R"({"activation": "hard_sigmoid"})" << "[4]"
+                                      << "activation 'hard_sigmoid' is ambiguous (Keras 2: clip(0.2 x + 0.5, 0, 1)";
         QTest::newRow("unknown class") << "LSTM" << R"({"units": 2})" << "[4]" << "LSTM is not supported by Layerforge yet";
         QTest::newRow("nested model") << "Sequential" << R"({"layers": []})" << "[4]" << "nested model";
     }

@@ -102,7 +102,7 @@ private slots:
         QVERIFY2(p.waitForFinished(280000), "make_onnx_fixtures.py took too long");
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
         cases_ = read_json(dir_.path() + "/cases.json");
-        QVERIFY(cases_.size() >= 13);
+        QVERIFY(cases_.size() >= 15);
     }
 
     void classifiersComputeWhatTorchComputes_data() {
@@ -136,6 +136,12 @@ private slots:
         imported(file("efficientnet_b0.onnx"), &r);
         QVERIFY(has_line(r.conversions, "x * Sigmoid(x) -> Activation(swish)"));
         QVERIFY(has_line(r.conversions, "(squeeze-and-excitation) -> Multiply"));
+        imported(file("mobilenet_v3_small_op13.onnx"), &r);
+        QVERIFY(has_line(r.conversions, "x * HardSigmoid(x) -> Activation(hard_swish)"));
+        QVERIFY(has_line(r.conversions, "HardSigmoid -> Activation(hard_sigmoid)"));  // the excitation's scale
+        imported(file("mobilenet_v3_small_op14.onnx"), &r);
+        QVERIFY(has_line(r.conversions, "HardSwish -> Activation(hard_swish)"));
+        QVERIFY(!has_line(r.conversions, "x * HardSigmoid(x) -> Activation(hard_swish)"));
         imported(file("resnet18_op13_folded.onnx"), &r);
         QVERIFY(has_line(r.conversions, "MaxPool with pads -> MaxPool2D padding 'explicit'"));
         // Original node names are the layer names, and every layer got a position.
@@ -183,15 +189,17 @@ private slots:
     }
 
     void everyUnsupportedNodeIsNamedAndNothingWritten() {
-        LF_EXPECT_ERROR_OF_KIND(lf::ErrorKind::Input, lf::import_model_file(file("unsupported.onnx")), "3 nodes",
+        LF_EXPECT_ERROR_OF_KIND(lf::ErrorKind::Input, lf::import_model_file(file("unsupported.onnx")), "4 nodes",
                                 "node 'erf_1' (Erf)", "node 'grouped_conv' (Conv): a grouped convolution",
-                                "node 'hard_swish_1' (HardSwish)");
+                                "node 'softsign_1' (Softsign)",
+                                "node 'hard_sigmoid_1' (HardSigmoid): HardSigmoid(alpha 0.2, beta 0.5): Layerforge's "
+                                "hard_sigmoid is relu6(x + 3) / 6");
         QTemporaryDir out;
         QByteArray err;
         QCOMPARE(cli({"import", QString::fromStdString(file("unsupported.onnx")), "--out", out.filePath("net.lfproj")},
                      nullptr, &err),
                  2);
-        QVERIFY2(err.contains("erf_1") && err.contains("hard_swish_1") && err.contains("unsupported.onnx"), err.constData());
+        QVERIFY2(err.contains("erf_1") && err.contains("softsign_1") && err.contains("unsupported.onnx"), err.constData());
         QVERIFY(QDir(out.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty());
         QCOMPARE(cli({"import", QString::fromStdString(file("truncated.onnx")), "--out", out.filePath("net.lfproj")},
                      nullptr, &err),

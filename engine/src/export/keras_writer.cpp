@@ -51,6 +51,14 @@ std::string literal(const ParamValue& v) {
     return python_tuple(std::get<IntList>(v));
 }
 
+// An activation as tf.keras code. Keras 2's hard_sigmoid is 0.2 x + 0.5 clipped, Keras 3's and
+// ours relu6(x + 3) / 6, and Keras 2 has no hard_swish: both spelled out, right under either.
+std::string activation_literal(const std::string& name) {
+    if (name == "hard_sigmoid") return "lambda t: tf.nn.relu6(t + 3.0) / 6.0";
+    if (name == "hard_swish" || name == "hard_silu") return "lambda t: t * tf.nn.relu6(t + 3.0) / 6.0";
+    return "\"" + name + "\"";
+}
+
 // The constructor arguments: the engine's parameters are Keras' keyword arguments, except where noted.
 std::string arguments(const Node& n, const Params& p) {
     if (n.type == "Sigmoid") return "\"sigmoid\"";
@@ -68,6 +76,7 @@ std::string arguments(const Node& n, const Params& p) {
         if ((key == "strides" || key == "output_padding") && std::get<IntList>(value).empty())
             v = "None";  // pooling: the pool size; Conv2DTranspose: Keras' own output size
         if (n.type == "ReLU" && key == "max_value" && std::get<double>(value) <= 0) v = "None";  // 0: no cap
+        if (key == "activation") v = activation_literal(std::get<std::string>(value));
         s += key + "=" + v + ", ";
     }
     return s;

@@ -44,6 +44,7 @@ struct ActivationOp {
 constexpr ActivationOp kActivations[] = {
     {"linear", "Identity"}, {"relu", "Relu"},  {"sigmoid", "Sigmoid"}, {"tanh", "Tanh"},    {"softmax", "Softmax"},
     {"elu", "Elu"},         {"swish", "Swish"}, {"silu", "Swish"},      {"exponential", "Exp"},
+    {"hard_sigmoid", "HardSigmoid"}, {"hard_swish", "HardSwish"}, {"hard_silu", "HardSwish"},
 };
 
 bool has_activation_param(const std::string& type) {

@@ -226,6 +226,14 @@ private:
             node("Mul", op.layer, {op.inputs[0], op.output + "/sigmoid"}, op.output);
             return;
         }
+        if (a == "HardSigmoid" || a == "HardSwish") {  // ONNX's default slope is 0.2 (Keras 2's): 1/6 here
+            const std::string sigmoid = a == "HardSwish" ? op.output + "/hard_sigmoid" : op.output;
+            auto& h = node("HardSigmoid", op.layer, op.inputs, sigmoid);
+            add_float_attr(h, "alpha", 1.0 / 6.0);
+            add_float_attr(h, "beta", 0.5);
+            if (a == "HardSwish") node("Mul", op.layer, {op.inputs[0], sigmoid}, op.output);  // HardSwish needs opset 14
+            return;
+        }
         auto& n = node(a.c_str(), op.layer, op.inputs, op.output);
         if (a == "LeakyRelu") add_float_attr(n, "alpha", op.alpha);
         if (a == "Softmax") add_int_attr(n, "axis", op.axis);

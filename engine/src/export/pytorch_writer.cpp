@@ -228,6 +228,8 @@ private:
         if (a == "Softmax") return "torch.softmax(" + in + ", dim=" + std::to_string(op.axis) + ")";
         if (a == "Elu") return "F.elu(" + in + ")";
         if (a == "Exp") return "torch.exp(" + in + ")";
+        if (a == "HardSigmoid") return "F.hardsigmoid(" + in + ")";
+        if (a == "HardSwish") return "F.hardswish(" + in + ")";
         return in + " * torch.sigmoid(" + in + ")";  // Swish
     }
 };

@@ -97,13 +97,15 @@ void Converter::add_graph_input() {
     else if (dims.size() == 4) note("input (N, C, H, W) -> Input (H, W, C), channels last");
 }
 
-// x * Sigmoid(x): the Sigmoid feeds only that Mul, whose other input is the Sigmoid's input.
+// x * Sigmoid(x), or x * HardSigmoid(x) with PyTorch's slope (its Hardswish below opset 14): the
+// sigmoid feeds only that Mul, whose other input is the sigmoid's input.
 void Converter::find_patterns() {
     std::set<std::string> outputs;
     for (const auto& o : graph_.output()) outputs.insert(o.name());
     for (std::size_t i = 0; i < std::size_t(graph_.node_size()); ++i) {
         const auto& s = graph_.node(int(i));
-        if (s.op_type() != "Sigmoid" || s.input_size() != 1 || outputs.count(s.output(0))) continue;
+        const bool hard = s.op_type() == "HardSigmoid" && is_hard_sigmoid_of_relu6(s);
+        if ((s.op_type() != "Sigmoid" && !hard) || s.input_size() != 1 || outputs.count(s.output(0))) continue;
         const auto& users = consumers(s.output(0));
         if (users.size() != 1) continue;
         const auto& m = graph_.node(int(users[0]));
@@ -111,7 +113,7 @@ void Converter::find_patterns() {
         const std::string& other = m.input(0) == s.output(0) ? m.input(1) : m.input(0);
         if (other != s.input(0)) continue;
         fused_sigmoids_.insert(i);
-        swish_muls_.insert(users[0]);
+        swish_muls_[users[0]] = hard ? "hard_swish" : "swish";
     }
 }
 
@@ -146,6 +148,8 @@ Converter::Handler Converter::handler_of(const std::string& op) {
         {"LeakyRelu", &Converter::activation},
         {"Sigmoid", &Converter::activation},
         {"Tanh", &Converter::activation},
+        {"HardSigmoid", &Converter::hard_activation},
+        {"HardSwish", &Converter::hard_activation},
         {"Clip", &Converter::clip},
         {"Softmax", &Converter::softmax},
         {"Mul", &Converter::mul},

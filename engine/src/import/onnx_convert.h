@@ -81,6 +81,7 @@ private:
     void matmul(const onnx::NodeProto& n);
     void batch_norm(const onnx::NodeProto& n);
     void activation(const onnx::NodeProto& n);
+    void hard_activation(const onnx::NodeProto& n);  // HardSigmoid (PyTorch's slope 1/6), HardSwish
     void clip(const onnx::NodeProto& n);
     void softmax(const onnx::NodeProto& n);
     void mul(const onnx::NodeProto& n);
@@ -112,7 +113,7 @@ private:
     std::map<std::string, std::size_t> producer_;
     std::map<std::string, std::vector<std::size_t>> consumers_;
     std::set<std::size_t> fused_sigmoids_, absorbed_;  // nodes another node's conversion covers
-    std::set<std::size_t> swish_muls_;                 // the Mul of each x * Sigmoid(x)
+    std::map<std::size_t, std::string> swish_muls_;   // the Mul of each x * Sigmoid(x): swish, or hard_swish
     std::map<std::string, Shape> shapes_;              // engine node id -> output shape
     std::map<std::string, std::string> image_of_;      // squeezed vector node -> its Reshape
     std::set<std::string> names_;
@@ -128,5 +129,7 @@ private:
 std::string layer_name(const std::string& onnx_name, const std::string& fallback, std::set<std::string>& taken);
 // 6 -> "6", 0.5 -> "0.5".
 std::string number_text(double v);
+// A HardSigmoid with PyTorch's constants (alpha 1/6, beta 0.5): relu6(x + 3) / 6.
+bool is_hard_sigmoid_of_relu6(const onnx::NodeProto& n);
 
 }  // namespace lf::onnx_import

@@ -40,6 +40,24 @@ void Converter::activation(const onnx::NodeProto& n) {
     set_output(n, like(x, layer_value(id, x.kind)));
 }
 
+bool is_hard_sigmoid_of_relu6(const onnx::NodeProto& n) {
+    return std::abs(float_attribute(n, "alpha", 0.2f) - 1.f / 6.f) < 1e-6f && float_attribute(n, "beta", 0.5f) == 0.5f;
+}
+
+// HardSigmoid as PyTorch writes it, relu6(x + 3) / 6 (ONNX's default slope 0.2 is Keras 2's), and HardSwish.
+void Converter::hard_activation(const onnx::NodeProto& n) {
+    const Value& x = tensor_input(n, 0);
+    const bool swish = n.op_type() == "HardSwish";
+    if (!swish && !is_hard_sigmoid_of_relu6(n))
+        throw Unsupported{"HardSigmoid(alpha " + number_text(float_attribute(n, "alpha", 0.2f)) + ", beta " +
+                          number_text(float_attribute(n, "beta", 0.5f)) +
+                          "): Layerforge's hard_sigmoid is relu6(x + 3) / 6 (alpha 1/6, beta 0.5)"};
+    const std::string activation = swish ? "hard_swish" : "hard_sigmoid";
+    const std::string id = add_layer(n, "Activation", {{"activation", activation}}, {x.node});
+    note(n.op_type() + " -> Activation(" + activation + ")");
+    set_output(n, like(x, layer_value(id, x.kind)));
+}
+
 void Converter::clip(const onnx::NodeProto& n) {
     const Value& x = tensor_input(n, 0);
     double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
@@ -78,11 +96,13 @@ void Converter::softmax(const onnx::NodeProto& n) {
 }
 
 void Converter::mul(const onnx::NodeProto& n) {
-    if (swish_muls_.count(current_)) {
+    if (auto swish = swish_muls_.find(current_); swish != swish_muls_.end()) {
+        const bool hard = swish->second == "hard_swish";
         const onnx::NodeProto* s = producer(n.input(0));
-        const Value& x = tensor_input(n, s && s->op_type() == "Sigmoid" && s->input(0) == n.input(1) ? 1 : 0);
-        const std::string id = add_layer(n, "Activation", {{"activation", std::string("swish")}}, {x.node});
-        note("x * Sigmoid(x) -> Activation(swish)");
+        const bool sigmoid_first = s && s->op_type() == (hard ? "HardSigmoid" : "Sigmoid") && s->input(0) == n.input(1);
+        const Value& x = tensor_input(n, sigmoid_first ? 1 : 0);
+        const std::string id = add_layer(n, "Activation", {{"activation", swish->second}}, {x.node});
+        note(hard ? "x * HardSigmoid(x) -> Activation(hard_swish)" : "x * Sigmoid(x) -> Activation(swish)");
         return set_output(n, like(x, layer_value(id, x.kind)));
     }
     for (int i = 0; i < 2; ++i) {

@@ -5,8 +5,11 @@
 namespace lf {
 
 const std::vector<std::string>& activation_names() {
-    static const std::vector<std::string> names = {"linear", "relu", "sigmoid", "tanh", "softmax",
-                                                   "gelu", "elu", "swish", "silu", "exponential"};
+    // hard_sigmoid and hard_swish as Keras 3 and PyTorch define them: relu6(x + 3) / 6 and
+    // x * relu6(x + 3) / 6 (MobileNetV3; Keras 2's hard_sigmoid was 0.2 x + 0.5, clipped).
+    static const std::vector<std::string> names = {"linear", "relu",        "sigmoid",      "tanh",       "softmax",
+                                                   "gelu",   "elu",         "swish",        "silu",       "exponential",
+                                                   "hard_sigmoid", "hard_swish", "hard_silu"};
     return names;
 }
 

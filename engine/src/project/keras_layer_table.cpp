@@ -75,11 +75,16 @@ struct LayerConfig {
     void copy_activation(Params& p) const {
         if (!has("activation")) return;
         const std::string a = activation_name(c["activation"]);
-        static const std::vector<std::string> engine = {"linear", "relu",  "sigmoid", "tanh",  "softmax",
-                                                        "gelu",   "elu",   "swish",   "silu",  "exponential"};
+        static const std::vector<std::string> engine = {"linear", "relu",  "sigmoid", "tanh",       "softmax",   "gelu",
+                                                        "elu",    "swish", "silu",    "exponential", "hard_swish", "hard_silu"};
+        // Keras 2's hard_sigmoid is clip(0.2 x + 0.5), Keras 3's relu6(x + 3) / 6, and a config does
+        // not say which wrote it: refused rather than guessed.
+        if (a == "hard_sigmoid")
+            fail("activation 'hard_sigmoid' is ambiguous (Keras 2: clip(0.2 x + 0.5, 0, 1); Keras 3 and Layerforge: "
+                 "relu6(x + 3) / 6); set Activation(hard_sigmoid) on the canvas after import if Keras 3 wrote the model");
         if (std::find(engine.begin(), engine.end(), a) == engine.end())
             fail("activation '" + a + "' is not supported here; use a separate ReLU/LeakyReLU layer or one of linear, "
-                 "relu, sigmoid, tanh, softmax, gelu, elu, swish, silu, exponential");
+                 "relu, sigmoid, tanh, softmax, gelu, elu, swish, silu, exponential, hard_swish, hard_silu");
         p["activation"] = a;
     }
     void copy_use_bias(Params& p) const {

@@ -27,6 +27,8 @@ const EltwiseAlg kAlgs[] = {
     {"swish", dnnl::algorithm::eltwise_swish, 1.f},
     {"silu", dnnl::algorithm::eltwise_swish, 1.f},
     {"exponential", dnnl::algorithm::eltwise_exp, 0.f},
+    {"hard_swish", dnnl::algorithm::eltwise_hardswish, 0.f},
+    {"hard_silu", dnnl::algorithm::eltwise_hardswish, 0.f},
 };
 
 }  // namespace
@@ -62,6 +64,10 @@ ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, con
                          {DNNL_ARG_DIFF_SRC, wrap(md, ctx, diff_src)}};
             ctx.scratch.bind(bpd, ctx.eng, bwd_args_);
         }
+        return;
+    }
+    if (name == "hard_sigmoid") {
+        setup_hard_sigmoid(md, training);
         return;
     }
     if (name == "keras_relu" && setup_keras_relu(params)) {
@@ -103,6 +109,43 @@ ActivationKernel::ActivationKernel(CpuContext& ctx, const std::string& name, con
     }
 }
 
+// relu6(x + 3) / 6 has no oneDNN 2.6 algorithm: linear(x / 6 + 1/2), then clipped to [0, 1] in
+// place. Its derivative, 1/6 where -3 < x <= 3, from the input as every non-ReLU activation's:
+// clip_v2's over (-3, 3], then linear's scale, in place on diff_src.
+void ActivationKernel::setup_hard_sigmoid(const dnnl::memory::desc& md, bool training) {
+    using namespace dnnl;
+    if (src_ == dst_) throw runtime_error("activation 'hard_sigmoid' cannot run in place");
+    const auto attr = Scratchpad::attr();
+    const auto prop = training ? prop_kind::forward_training : prop_kind::forward_inference;
+    constexpr float kSlope = 1.f / 6.f, kShift = 0.5f, kKink = 3.f;
+    eltwise_forward::primitive_desc lpd(eltwise_forward::desc(prop, algorithm::eltwise_linear, md, kSlope, kShift), attr, ctx_.eng);
+    eltwise_forward::primitive_desc cpd(eltwise_forward::desc(prop, algorithm::eltwise_clip_v2, md, 0.f, 1.f), attr, ctx_.eng);
+    fwd_ = eltwise_forward(lpd);
+    clip_fwd_ = eltwise_forward(cpd);
+    fwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx_, src_)}, {DNNL_ARG_DST, wrap(md, ctx_, dst_)}};
+    clip_fwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx_, dst_)}, {DNNL_ARG_DST, wrap(md, ctx_, dst_)}};
+    ctx_.scratch.bind(lpd, ctx_.eng, fwd_args_);
+    ctx_.scratch.bind(cpd, ctx_.eng, clip_fwd_args_);
+    impl_ = std::string(lpd.impl_info_str()) + " + " + cpd.impl_info_str();
+    if (!training || !diff_src_) return;
+    eltwise_forward::primitive_desc window(eltwise_forward::desc(prop, algorithm::eltwise_clip_v2, md, -kKink, kKink), attr,
+                                           ctx_.eng);  // the hint of the window's backward, never run
+    eltwise_backward::primitive_desc cbd(eltwise_backward::desc(algorithm::eltwise_clip_v2, md, md, -kKink, kKink), attr,
+                                         ctx_.eng, window);
+    eltwise_backward::primitive_desc lbd(eltwise_backward::desc(algorithm::eltwise_linear, md, md, kSlope, kShift), attr,
+                                         ctx_.eng, lpd);
+    bwd_ = eltwise_backward(cbd);
+    scale_bwd_ = eltwise_backward(lbd);
+    bwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx_, src_)},
+                 {DNNL_ARG_DIFF_DST, wrap(md, ctx_, diff_dst_)},
+                 {DNNL_ARG_DIFF_SRC, wrap(md, ctx_, diff_src_)}};
+    scale_bwd_args_ = {{DNNL_ARG_SRC, wrap(md, ctx_, src_)},
+                       {DNNL_ARG_DIFF_DST, wrap(md, ctx_, diff_src_)},
+                       {DNNL_ARG_DIFF_SRC, wrap(md, ctx_, diff_src_)}};
+    ctx_.scratch.bind(cbd, ctx_.eng, bwd_args_);
+    ctx_.scratch.bind(lbd, ctx_.eng, scale_bwd_args_);
+}
+
 // Keras' ReLU with a threshold, or with a cap and a slope together, has no oneDNN algorithm:
 // it runs as a plain loop. Returns false when oneDNN's relu or clip_v2 expresses it.
 bool ActivationKernel::setup_keras_relu(const ActivationParams& p) {
@@ -136,6 +179,7 @@ void ActivationKernel::forward() {
     }
     if (loop_) return relu_loop_forward();
     run(fwd_, ctx_.strm, fwd_args_);
+    if (clip_fwd_) run(clip_fwd_, ctx_.strm, clip_fwd_args_);
 }
 
 void ActivationKernel::backward() {
@@ -146,6 +190,7 @@ void ActivationKernel::backward() {
     }
     if (loop_) return relu_loop_backward();
     run(bwd_, ctx_.strm, bwd_args_);
+    if (scale_bwd_) run(scale_bwd_, ctx_.strm, scale_bwd_args_);
 }
 
 }  // namespace lf

@@ -40,10 +40,12 @@ private:
     const float* diff_dst_;
     float* diff_src_;
     dnnl::primitive fwd_, bwd_;
-    std::unordered_map<int, dnnl::memory> fwd_args_, bwd_args_;
+    dnnl::primitive clip_fwd_, scale_bwd_;  // hard_sigmoid's second passes
+    std::unordered_map<int, dnnl::memory> fwd_args_, bwd_args_, clip_fwd_args_, scale_bwd_args_;
     std::string impl_;
 
     bool setup_keras_relu(const ActivationParams& p);
+    void setup_hard_sigmoid(const dnnl::memory::desc& md, bool training);
     void relu_loop_forward();
     void relu_loop_backward();
 };

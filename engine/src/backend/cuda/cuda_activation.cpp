@@ -39,6 +39,8 @@ std::optional<CudaActivation> cuda_activation(const std::string& name) {
     if (name == "elu") return kernel(name, LF_CUDA_ELU, 1.f);
     if (name == "swish" || name == "silu") return kernel(name, LF_CUDA_SWISH, 1.f);
     if (name == "exponential") return kernel(name, LF_CUDA_EXP);
+    if (name == "hard_sigmoid") return kernel(name, LF_CUDA_HARD_SIGMOID);
+    if (name == "hard_swish" || name == "hard_silu") return kernel(name, LF_CUDA_HARD_SWISH);
     return std::nullopt;
 }
 

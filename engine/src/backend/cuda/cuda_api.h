@@ -23,7 +23,7 @@ extern "C" {
 
 // Raised whenever the table or the meaning of an entry changes; the engine refuses a module
 // built for another version (module_loader.cpp).
-#define LF_CUDA_ABI_VERSION 6u
+#define LF_CUDA_ABI_VERSION 7u
 #define LF_CUDA_ENTRY_POINT "lf_cuda_module_api"
 
 // What failed, as the module saw it: the CUDA (or cuBLAS/cuDNN) status and its text.
@@ -75,6 +75,8 @@ enum lf_cuda_activation {
     LF_CUDA_EXP = 8,
     LF_CUDA_CLIP = 9,        // min(max(x, 0), max_value)
     LF_CUDA_KERAS_RELU = 10, // x >= max_value ? max_value : x >= threshold ? x : alpha (x - threshold)
+    LF_CUDA_HARD_SIGMOID = 11,  // ABI 7: relu6(x + 3) / 6
+    LF_CUDA_HARD_SWISH = 12,    // ABI 7: x relu6(x + 3) / 6
 };
 
 typedef struct lf_cuda_act {

@@ -81,6 +81,8 @@ __device__ float act_value(const lf_cuda_act& a, float x) {
     case LF_CUDA_SWISH: return x / (1.f + expf(-a.alpha * x));
     case LF_CUDA_EXP: return expf(x);
     case LF_CUDA_CLIP: return x <= 0.f ? 0.f : x >= a.max_value ? a.max_value : x;
+    case LF_CUDA_HARD_SIGMOID: return fminf(fmaxf(x / 6.f + 0.5f, 0.f), 1.f);
+    case LF_CUDA_HARD_SWISH: return x * fminf(fmaxf(x + 3.f, 0.f), 6.f) / 6.f;
     default: return x >= a.max_value ? a.max_value : x >= a.threshold ? x : a.alpha * (x - a.threshold);
     }
 }
@@ -101,6 +103,8 @@ __device__ float act_slope(const lf_cuda_act& a, float x) {
     }
     case LF_CUDA_EXP: return expf(x);
     case LF_CUDA_CLIP: return x > 0.f && x <= a.max_value ? 1.f : 0.f;
+    case LF_CUDA_HARD_SIGMOID: return x > -3.f && x <= 3.f ? 1.f / 6.f : 0.f;
+    case LF_CUDA_HARD_SWISH: return x >= 3.f ? 1.f : x > -3.f ? (2.f * x + 3.f) / 6.f : 0.f;
     default: return x >= a.max_value ? 0.f : x >= a.threshold ? 1.f : a.alpha;
     }
 }
@@ -115,7 +119,7 @@ __global__ void act_backward_kernel(lf_cuda_act a, const T* x, const T* dy, T* d
     LF_GRID_STRIDE(i, n) dx[i] = st<T>(ld(dy[i]) * act_slope(a, ld(x[i])));
 }
 
-bool known_act(int kind) { return kind >= LF_CUDA_LEAKY_RELU && kind <= LF_CUDA_KERAS_RELU; }
+bool known_act(int kind) { return kind >= LF_CUDA_LEAKY_RELU && kind <= LF_CUDA_HARD_SWISH; }
 
 template <class From, class To>
 __global__ void transpose_kernel(const From* src, To* dst, int64_t rows, int64_t cols) {
