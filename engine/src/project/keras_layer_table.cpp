@@ -11,6 +11,7 @@
 #include <map>
 
 #include "layerforge/core/error.h"
+#include "layerforge/layers/registry.h"
 
 namespace lf::keras {
 
@@ -19,6 +20,13 @@ namespace {
 using Json = nlohmann::json;
 
 // One layer's config with the accessors every converter needs; failures name the layer.
+// The names the engine's Activation layer takes (the same list as Dense's and the convolutions').
+const std::vector<std::string>& activation_choices() {
+    for (const ParamSpec& p : LayerRegistry::instance().find("Activation")->params)
+        if (p.name == "activation") return p.choices;
+    throw runtime_error("the Activation layer has no 'activation' parameter");
+}
+
 struct LayerConfig {
     const Json& c;
     const std::string& name;
@@ -75,16 +83,18 @@ struct LayerConfig {
     void copy_activation(Params& p) const {
         if (!has("activation")) return;
         const std::string a = activation_name(c["activation"]);
-        static const std::vector<std::string> engine = {"linear", "relu",  "sigmoid", "tanh",       "softmax",   "gelu",
-                                                        "elu",    "swish", "silu",    "exponential", "hard_swish", "hard_silu"};
         // Keras 2's hard_sigmoid is clip(0.2 x + 0.5), Keras 3's relu6(x + 3) / 6, and a config does
         // not say which wrote it: refused rather than guessed.
         if (a == "hard_sigmoid")
             fail("activation 'hard_sigmoid' is ambiguous (Keras 2: clip(0.2 x + 0.5, 0, 1); Keras 3 and Layerforge: "
                  "relu6(x + 3) / 6); set Activation(hard_sigmoid) on the canvas after import if Keras 3 wrote the model");
-        if (std::find(engine.begin(), engine.end(), a) == engine.end())
-            fail("activation '" + a + "' is not supported here; use a separate ReLU/LeakyReLU layer or one of linear, "
-                 "relu, sigmoid, tanh, softmax, gelu, elu, swish, silu, exponential, hard_swish, hard_silu");
+        const std::vector<std::string>& engine = activation_choices();
+        if (std::find(engine.begin(), engine.end(), a) == engine.end()) {
+            std::string list;
+            for (const std::string& e : engine)
+                if (e != "hard_sigmoid") list += (list.empty() ? "" : ", ") + e;
+            fail("activation '" + a + "' is not supported here; use a separate ReLU/LeakyReLU layer or one of " + list);
+        }
         p["activation"] = a;
     }
     void copy_use_bias(Params& p) const {
