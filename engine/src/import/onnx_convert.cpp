@@ -113,7 +113,7 @@ void Converter::find_patterns() {
         const std::string& other = m.input(0) == s.output(0) ? m.input(1) : m.input(0);
         if (other != s.input(0)) continue;
         fused_sigmoids_.insert(i);
-        swish_muls_[users[0]] = hard ? "hard_swish" : "swish";
+        swish_muls_[users[0]] = {hard ? "hard_swish" : "swish", other};
     }
 }
 

@@ -113,7 +113,10 @@ private:
     std::map<std::string, std::size_t> producer_;
     std::map<std::string, std::vector<std::size_t>> consumers_;
     std::set<std::size_t> fused_sigmoids_, absorbed_;  // nodes another node's conversion covers
-    std::map<std::size_t, std::string> swish_muls_;   // the Mul of each x * Sigmoid(x): swish, or hard_swish
+    struct SwishMul {
+        std::string activation, x;  // swish or hard_swish, of the Mul's input x
+    };
+    std::map<std::size_t, SwishMul> swish_muls_;  // the Mul of each x * Sigmoid(x) or x * HardSigmoid(x)
     std::map<std::string, Shape> shapes_;              // engine node id -> output shape
     std::map<std::string, std::string> image_of_;      // squeezed vector node -> its Reshape
     std::set<std::string> names_;

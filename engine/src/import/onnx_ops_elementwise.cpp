@@ -97,12 +97,10 @@ void Converter::softmax(const onnx::NodeProto& n) {
 
 void Converter::mul(const onnx::NodeProto& n) {
     if (auto swish = swish_muls_.find(current_); swish != swish_muls_.end()) {
-        const bool hard = swish->second == "hard_swish";
-        const onnx::NodeProto* s = producer(n.input(0));
-        const bool sigmoid_first = s && s->op_type() == (hard ? "HardSigmoid" : "Sigmoid") && s->input(0) == n.input(1);
-        const Value& x = tensor_input(n, sigmoid_first ? 1 : 0);
-        const std::string id = add_layer(n, "Activation", {{"activation", swish->second}}, {x.node});
-        note(hard ? "x * HardSigmoid(x) -> Activation(hard_swish)" : "x * Sigmoid(x) -> Activation(swish)");
+        const std::string& activation = swish->second.activation;
+        const Value& x = tensor_input(n, n.input(0) == swish->second.x ? 0 : 1);
+        const std::string id = add_layer(n, "Activation", {{"activation", activation}}, {x.node});
+        note(activation == "hard_swish" ? "x * HardSigmoid(x) -> Activation(hard_swish)" : "x * Sigmoid(x) -> Activation(swish)");
         return set_output(n, like(x, layer_value(id, x.kind)));
     }
     for (int i = 0; i < 2; ++i) {
