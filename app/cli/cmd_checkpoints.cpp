@@ -25,16 +25,15 @@ int run_checkpoints(const Args& args, const Reporter& out) {
         out.object({{"event", "checkpoints"}, {"store", store->path()}, {"checkpoints", all}});
         return 0;
     }
-    {  // pin, unpin
-        CheckpointInfo c = store->resolve(args.require(2, "CHECKPOINT (id, ckpt-STEP, latest or best)"), run_option(args));
-        store->set_pinned(c.id, sub == "pin");
-        out.line("checkpoint " + std::to_string(c.id) + (sub == "pin" ? " pinned: retention keeps it" : " unpinned"));
-        c.pinned = sub == "pin";
-        Json j = checkpoint_json(c);
-        j["event"] = sub;
-        out.object(j);
-        return 0;
-    }
+    // pin, unpin
+    CheckpointInfo c = store->resolve(args.require(2, "CHECKPOINT (id, ckpt-STEP, latest or best)"), run_option(args));
+    store->set_pinned(c.id, sub == "pin");
+    out.line("checkpoint " + std::to_string(c.id) + (sub == "pin" ? " pinned: retention keeps it" : " unpinned"));
+    c.pinned = sub == "pin";
+    Json j = checkpoint_json(c);
+    j["event"] = sub;
+    out.object(j);
+    return 0;
 }
 
 }  // namespace

@@ -86,7 +86,6 @@ private:
     // main_window_layout.cpp: the Design docks follow their page; geometry and docks persist.
     void showDesignDocks(bool show);
     void restoreLayout();
-    bool restoredGeometry_ = false;
     void saveLayout();
     void resetLayout();
     void createActions();
@@ -134,6 +133,7 @@ private:
     QSpinBox* batch_ = nullptr;
     QByteArray defaultState_;  // the docks as first laid out, for View > Reset layout
     bool designDocksShown_ = true;
+    bool restoredGeometry_ = false;  // restoreLayout() found a saved geometry: showFitted() keeps it
     QString copyOf_;  // the read-only project this untitled document is a copy of
 };
 
