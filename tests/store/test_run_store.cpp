@@ -389,6 +389,33 @@ PRAGMA user_version=1;)");
         }
     }
 
+    // Two processes creating one new store at once (the ranks of an MPI sweep): the one that
+    // comes second must not take the first one's half-made schema for another program's tables.
+    void a_new_store_created_twice_at_once_creates_it_once() {
+        for (int round = 0; round < 200; ++round) {
+            const std::string path = fresh();
+            std::string errors[2];
+            std::atomic<int> ready{0};
+            auto create = [&](int i) {
+                ++ready;
+                while (ready < 2) {
+                }
+                try {
+                    lf::RunStore store(path);
+                    store.create_run({.name = "r" + std::to_string(i), .graph = "{}", .settings = "{}"});
+                } catch (const lf::Error& e) {
+                    errors[i] = e.what();
+                }
+            };
+            std::thread other(create, 1);
+            create(0);
+            other.join();
+            QVERIFY2(errors[0].empty() && errors[1].empty(),
+                     qPrintable(QString("round %1: %2 | %3").arg(round).arg(QString::fromStdString(errors[0]), QString::fromStdString(errors[1]))));
+            QCOMPARE(lf::RunStore(path).runs().size(), std::size_t(2));
+        }
+    }
+
     // Disk use stays bounded during a run: 30 checkpoints of 1 MB with keep 5 (and a reader
     // polling the store meanwhile, as the studio does) never take the store and its log past a
     // small factor of the steady state; the log is truncated after each save.

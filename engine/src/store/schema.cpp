@@ -144,9 +144,18 @@ void check_tables(Db& db) {
 }  // namespace
 
 void migrate(Db& db) {
-    int v = user_version(db);
+    // The version and the tables read in one snapshot: read apart, a store that another process
+    // (another MPI rank) creates meanwhile shows version 0 and then its first tables.
+    int v = 0;
+    std::vector<std::string> other;
+    {
+        Transaction snapshot(db, true);
+        v = user_version(db);
+        if (v == 0) other = tables(db);
+        snapshot.commit();
+    }
     if (v == 0) {
-        if (const std::vector<std::string> other = tables(db); !other.empty())
+        if (!other.empty())
             throw input_error(db.path() + ": is an SQLite database with the tables " + listed(other) +
                               " but not a Layerforge run store; choose another file or move it aside");
         // Pages freed by deleted checkpoints go back to the file system (Db::compact); only a
