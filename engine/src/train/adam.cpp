@@ -2,27 +2,11 @@
 // weight decay before the gradient update), then takes the same Adam step.
 #include <cmath>
 
-#include "core/slices.h"
 #include "train/optimizer_impl.h"
 
 namespace lf::train_detail {
 
 namespace {
-
-// The fused update over all parameters, the hot loop of every training step. Kept apart with
-// non-aliasing pointers so it vectorises (sqrt and div included: the engine builds with
-// -fno-math-errno); on x86-64 it is also compiled for AVX2 and AVX-512 and the loader picks the
-// widest the CPU has. Same IEEE operations in the same order, so results do not change.
-LF_VECTOR_CLONES void adam_update(float* __restrict w, float* __restrict m, float* __restrict v,
-                                  const float* __restrict g, std::size_t n, float a, float decay, float b1,
-                                  float b2, float eps) {
-    for (std::size_t i = 0; i < n; ++i) {
-        w[i] -= w[i] * decay;
-        m[i] += (g[i] - m[i]) * b1;
-        v[i] += (g[i] * g[i] - v[i]) * b2;
-        w[i] -= a * m[i] / (std::sqrt(v[i]) + eps);
-    }
-}
 
 class Adam final : public BufferedOptimizer {
 public:
@@ -41,13 +25,6 @@ public:
     }
 
     std::string name() const override { return name_; }
-
-    void step(float* w, const float* g, std::size_t n, double lr) override {
-        const UpdateStep u = *take_step(n, lr);
-        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
-            adam_update(w + b, u.state[0] + b, u.state[1] + b, g + b, e - b, u.a, u.decay, u.b1, u.b2, u.eps);
-        });
-    }
 
     std::optional<UpdateStep> take_step(std::size_t n, double lr) override {
         check_bound(n);

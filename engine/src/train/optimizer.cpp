@@ -1,4 +1,6 @@
 // Optimizer factory and the state-buffer plumbing the optimizers share.
+#include "backend/host_update.h"
+#include "core/slices.h"
 #include "layerforge/core/error.h"
 #include "train/optimizer_impl.h"
 
@@ -17,6 +19,11 @@ std::vector<std::pair<std::string, std::vector<float>*>> BufferedOptimizer::stat
     std::vector<std::pair<std::string, std::vector<float>*>> out;
     for (auto& [name, values] : buffers_) out.emplace_back(name, &values);
     return out;
+}
+
+void BufferedOptimizer::step(float* w, const float* g, std::size_t n, double lr) {
+    const UpdateStep u = *take_step(n, lr);
+    core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) { run_update_step(u, w, g, b, e); });
 }
 
 std::size_t BufferedOptimizer::add_buffer(std::string name) {

@@ -1,11 +1,11 @@
 #pragma once
-// Shared base for the optimizers: named state buffers sized by bind(); factory hooks.
+// Shared base for the optimizers: named state buffers sized by bind(); the host step, the loop
+// of the step take_step() returns (backend/host_update.h); factory hooks.
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "core/vector_clones.h"
 #include "layerforge/core/memory.h"
 #include "layerforge/train/optimizer.h"
 #include "train/param_reader.h"
@@ -16,6 +16,8 @@ namespace lf::train_detail {
 class BufferedOptimizer : public Optimizer {
 public:
     void bind(std::size_t n) override;
+    void step(float* w, const float* g, std::size_t n, double lr) final;
+    std::optional<UpdateStep> take_step(std::size_t n, double lr) override = 0;  // every rule has one
     std::vector<std::pair<std::string, std::vector<float>*>> state() override;
 
 protected:

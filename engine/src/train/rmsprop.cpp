@@ -3,28 +3,11 @@
 // root (keras/src/optimizers/rmsprop.py), unlike Adam which adds it after.
 #include <cmath>
 
-#include "core/slices.h"
 #include "train/optimizer_impl.h"
 
 namespace lf::train_detail {
 
 namespace {
-
-// mom is null without momentum.
-LF_VECTOR_CLONES void rmsprop_update(float* __restrict w, float* __restrict v, float* __restrict mom,
-                                     const float* __restrict g, std::size_t n, float a, float rho, float mu,
-                                     float eps) {
-    for (std::size_t i = 0; i < n; ++i) {
-        v[i] = rho * v[i] + (1 - rho) * g[i] * g[i];
-        const float inc = a * g[i] / std::sqrt(v[i] + eps);
-        if (mom) {
-            mom[i] = mu * mom[i] + inc;
-            w[i] -= mom[i];
-        } else {
-            w[i] -= inc;
-        }
-    }
-}
 
 class RmsProp final : public BufferedOptimizer {
 public:
@@ -39,15 +22,6 @@ public:
     }
 
     std::string name() const override { return "RMSprop"; }
-
-    void step(float* w, const float* g, std::size_t n, double lr) override {
-        const UpdateStep u = *take_step(n, lr);
-        float* v = u.state[0];
-        float* mom = u.state[1];
-        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
-            rmsprop_update(w + b, v + b, mom ? mom + b : nullptr, g + b, e - b, u.a, u.rho, u.mu, u.eps);
-        });
-    }
 
     std::optional<UpdateStep> take_step(std::size_t n, double lr) override {
         check_bound(n);

@@ -1,22 +1,9 @@
 // Keras SGD: plain, with momentum (v = mu v - lr g; w += v), or Nesterov (w += mu v - lr g).
-#include "core/slices.h"
 #include "train/optimizer_impl.h"
 
 namespace lf::train_detail {
 
 namespace {
-
-LF_VECTOR_CLONES void sgd_update(float* __restrict w, const float* __restrict g, std::size_t n, float a) {
-    for (std::size_t i = 0; i < n; ++i) w[i] -= a * g[i];
-}
-
-LF_VECTOR_CLONES void momentum_update(float* __restrict w, float* __restrict v, const float* __restrict g,
-                                      std::size_t n, float a, float mu, bool nesterov) {
-    for (std::size_t i = 0; i < n; ++i) {
-        v[i] = mu * v[i] - a * g[i];
-        w[i] += nesterov ? mu * v[i] - a * g[i] : v[i];
-    }
-}
 
 class Sgd final : public BufferedOptimizer {
 public:
@@ -30,15 +17,6 @@ public:
     }
 
     std::string name() const override { return "SGD"; }
-
-    void step(float* w, const float* g, std::size_t n, double lr) override {
-        const UpdateStep u = *take_step(n, lr);
-        float* v = u.state[0];
-        core_detail::for_each_slice(n, [&](std::size_t b, std::size_t e) {
-            if (v) momentum_update(w + b, v + b, g + b, e - b, u.a, u.mu, u.rule == UpdateStep::Rule::Nesterov);
-            else sgd_update(w + b, g + b, e - b, u.a);
-        });
-    }
 
     std::optional<UpdateStep> take_step(std::size_t n, double lr) override {
         check_bound(n);
