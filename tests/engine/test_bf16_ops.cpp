@@ -13,6 +13,7 @@
 #include "bf16_cpu.h"
 #include "device_plan.h"
 #include "graph_builder.h"
+#include "update_copies.h"
 #include "layerforge/core/bfloat16.h"
 #include "layerforge/train/loss.h"
 
@@ -295,6 +296,35 @@ private slots:
                                 .arg(a.activations).arg(m.activations).arg(a.gradients).arg(m.gradients)));
         const Pass run = run_pass(model, lf::Precision::MixedBFloat16, 64);
         QCOMPARE(run.memory.activations, m.activations);  // the estimate is the plan's account
+    }
+
+    // The update makes the pair-blocked bfloat16 copies band by band as it writes the weights
+    // (CpuPlan::backward_and_update): 784 x 300 is 13 bands of the forward's copy, the
+    // second Dense has a backward-data copy too (transposed), the convolution its own layouts.
+    void the_update_makes_the_bf16_copies_in_bands_data() {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<bool>("conv");
+        for (int threads : {1, 2})
+            for (bool conv : {false, true}) QTest::addRow("%s, %d threads", conv ? "conv" : "mlp", threads) << threads << conv;
+    }
+    void the_update_makes_the_bf16_copies_in_bands() {
+        QFETCH(int, threads);
+        QFETCH(bool, conv);
+        lf::Graph g = mlp_builder({28, 28, 1}, 300).graph;
+        if (conv) {
+            GraphBuilder b;
+            auto in = b.add("Input", {{"shape", lf::IntList{12, 12, 2}}});
+            auto c = b.add("Conv2D", {{"filters", std::int64_t(32)}, {"kernel_size", std::int64_t(3)},
+                                      {"activation", "relu"}}, {in});
+            auto c2 = b.add("Conv2D", {{"filters", std::int64_t(32)}, {"kernel_size", std::int64_t(3)}}, {c});
+            auto d = b.add("Dense", {{"units", std::int64_t(64)}, {"activation", "relu"}}, {b.add("Flatten", {}, {c2})});
+            b.add("Softmax", {}, {b.add("Dense", {{"units", std::int64_t(4)}}, {d})});
+            g = b.graph;
+        }
+        const lf::PlanOptions o{.batch = 16, .precision = lf::Precision::MixedBFloat16, .threads = threads};
+        lf_test::expect_fused_update_takes_the_plain_steps(g, o);
+        if (QTest::currentTestFailed()) return;
+        lf_test::expect_copies_follow_the_weights(g, o);
     }
 
     void mixed_training_lowers_the_loss_like_float32() {

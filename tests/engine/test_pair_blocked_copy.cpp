@@ -68,6 +68,21 @@ class TestPairBlockedCopy : public QObject {
                 if (got[i] != want[i] && !(zero_sign_free_ && ((got[i] | want[i]) & 0x7fff) == 0))
                     QFAIL(qPrintable(QString("element %1 of %2 (avx512 %3): %4, the reorder wrote %5")
                                          .arg(i).arg(want.size()).arg(avx512).arg(got[i], 4, 16).arg(want[i], 4, 16)));
+            expect_bands_write_the_same(*copy, static_cast<const float*>(src.get_data_handle()), got);
+        }
+    }
+
+    // Every source here is one dense array, so the copy cuts into bands (the optimizer update's
+    // way, CpuPlan::backward_and_update): band by band, one band at a time or three, with a
+    // shorter last one, it writes what the whole copy wrote.
+    static void expect_bands_write_the_same(const lf::PairBlockedCopy& copy, const float* src,
+                                            const std::vector<std::uint16_t>& whole) {
+        QVERIFY2(copy.band_rows() > 0, "a dense source cuts into bands");
+        for (std::int64_t step : {copy.band_rows(), 3 * copy.band_rows()}) {
+            std::vector<std::uint16_t> banded(whole.size(), 0);
+            for (std::int64_t r = 0; r < copy.rows(); r += step)
+                copy.run_rows(src, banded.data(), r, std::min(copy.rows(), r + step));
+            QVERIFY2(banded == whole, qPrintable(QString("bands of %1 rows").arg(step)));
         }
     }
 
@@ -125,6 +140,10 @@ private slots:
         QVERIFY(!PairBlockedCopy::plan(memory::desc(dense, dt::f32, tag::io), memory::desc(dense, dt::bf16, tag::io)));
         QVERIFY(!PairBlockedCopy::plan(memory::desc(dense, dt::f32, tag::AB16b16a),
                                        memory::desc(dense, dt::bf16, tag::AB8b64a2b)));
+        // a source with gaps between its rows: copied whole, never in bands
+        const auto gaps = PairBlockedCopy::plan(memory::desc(dense, dt::f32, memory::dims{1, 104}),
+                                                memory::desc(dense, dt::bf16, tag::AB8b64a2b));
+        QVERIFY(gaps && gaps->band_rows() == 0);
         // a source contiguous along neither blocked dimension
         QVERIFY(!PairBlockedCopy::plan(memory::desc({8, 16, 3, 3}, dt::f32, tag::abcd),
                                        memory::desc({8, 16, 3, 3}, dt::bf16, tag::ABcd8a16b2a)));

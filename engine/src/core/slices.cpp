@@ -53,4 +53,17 @@ void run_slices(std::size_t n, void (*fn)(void*, std::size_t, std::size_t), void
     fn(context, 0, n);
 }
 
+void run_items(std::size_t count, std::size_t work, void (*fn)(void*, std::size_t), void* context) {
+#if defined(_OPENMP) && !defined(__SANITIZE_THREAD__)
+    if (work >= kMinParallel && count > 1 && omp_get_max_threads() > 1) {
+        const auto n = std::ptrdiff_t(count);
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::ptrdiff_t i = 0; i < n; ++i) fn(context, std::size_t(i));
+        return;
+    }
+#endif
+    (void)work;
+    for (std::size_t i = 0; i < count; ++i) fn(context, i);
+}
+
 }  // namespace lf::core_detail

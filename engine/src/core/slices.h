@@ -27,12 +27,22 @@ private:
 };
 
 void run_slices(std::size_t n, void (*fn)(void* context, std::size_t begin, std::size_t end), void* context);
+void run_items(std::size_t count, std::size_t work, void (*fn)(void* context, std::size_t item), void* context);
 
 template <class Fn>
 void for_each_slice(std::size_t n, Fn&& fn) {  // no std::function: nothing is allocated per step
     run_slices(
         n, [](void* c, std::size_t b, std::size_t e) { (*static_cast<std::remove_reference_t<Fn>*>(c))(b, e); },
         &fn);
+}
+
+// for_each_item: fn(i) for every i in [0, count), the items shared out to the pool's threads as
+// each finishes the one before (they may differ in size); on the calling thread when their
+// `work` together (in floats) is under what is worth waking the pool for, as for the slices.
+template <class Fn>
+void for_each_item(std::size_t count, std::size_t work, Fn&& fn) {
+    run_items(
+        count, work, [](void* c, std::size_t i) { (*static_cast<std::remove_reference_t<Fn>*>(c))(i); }, &fn);
 }
 
 }  // namespace lf::core_detail

@@ -59,7 +59,7 @@ void Model::init_weights(std::uint64_t seed) {
     for (const std::string& id : analysis_.order) {
         for (const WeightSpec& w : analysis_.nodes.at(id).layer.weights) {
             const WeightRef& r = refs_[i++];
-            float* p = weights_.data() + r.offset;
+            float* p = weights().data() + r.offset;
             if (w.init == Init::GlorotUniform) {
                 float limit = float(std::sqrt(6.0 / double(w.fan_in + w.fan_out)));
                 std::uniform_real_distribution<float> dist(-limit, limit);

@@ -38,8 +38,14 @@ public:
     const Analysis& analysis() const { return analysis_; }
     const NodeInfo& info(const std::string& node) const { return analysis_.nodes.at(node); }
 
-    std::vector<float>& weights() { return weights_; }
+    // Writable access counts as a change: weights_version() moves on, and copies made from the
+    // weights before (a plan's bfloat16 or blocked kernels) are made again before they are read.
+    std::vector<float>& weights() {
+        ++weights_version_;
+        return weights_;
+    }
     const std::vector<float>& weights() const { return weights_; }
+    std::uint64_t weights_version() const { return weights_version_; }
     std::vector<float>& grads() { return grads_; }
     // Trainable weights come first in weights(); the rest (BatchNormalization's moving
     // statistics) are updated by their layers, never by an optimizer.
@@ -63,6 +69,7 @@ private:
     std::vector<float> weights_, grads_;
     std::vector<WeightRef> refs_;
     std::size_t trainable_size_ = 0;
+    std::uint64_t weights_version_ = 0;
     MemoryLease lease_;  // weights and their gradients
 };
 

@@ -170,7 +170,7 @@ private:
         fwd_ = Fwd(fpd);
         user_w_ = wrap(user_w_md_, ctx_, fold_ ? fold_->kernel() : s.w[0]);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md_, ctx_, s.in[0])},
-                     {DNNL_ARG_WEIGHTS, fwd_w_.bind(fpd.weights_desc(), user_w_, ctx_)},
+                     {DNNL_ARG_WEIGHTS, fwd_w_.bind(fpd.weights_desc(), user_w_, ctx_, user_w_direction())},
                      {DNNL_ARG_DST, wrap(dst_md_, ctx_, act_.primitive_dst())}};
         if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md_, ctx_, fold_ ? fold_->bias() : s.w[1]);
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
@@ -187,12 +187,17 @@ private:
         bwd_data_ = BwdData(dpd);
         // The forward pass reordered the weights this step already when the layouts agree.
         const memory bwd_w = dpd.weights_desc() == fwd_w_.memory().get_desc() ? fwd_w_.memory()
-                                                                              : bwd_w_.bind(dpd.weights_desc(), user_w_, ctx_);
+                                                                              : bwd_w_.bind(dpd.weights_desc(), user_w_, ctx_, user_w_direction());
         bwd_data_args_ = {{DNNL_ARG_DIFF_DST, diff_dst},
                           {DNNL_ARG_WEIGHTS, bwd_w},
                           {DNNL_ARG_DIFF_SRC, wrap(src_md_, ctx_, s.in_grad[0])}};
         ctx_.scratch.bind(dpd, ctx_.eng, bwd_data_args_);
         impl_ += std::string(" / ") + dpd.impl_info_str();
+    }
+
+    // A folded kernel is the op's own; the plain one is the model's weights.
+    LayoutCopy::Direction user_w_direction() const {
+        return fold_ ? LayoutCopy::Direction::FromUser : LayoutCopy::Direction::FromWeights;
     }
 
     template <class BwdWeights, class FwdPd>

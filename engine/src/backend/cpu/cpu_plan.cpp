@@ -6,10 +6,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <numeric>
 
 #include "backend/cpu/bf16.h"
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/layout_copy.h"
+#include "backend/host_update.h"
 #include "core/slices.h"
+#include "layerforge/backend/weight_update.h"
 #include "layerforge/core/error.h"
 
 namespace lf {
@@ -42,6 +47,18 @@ int choose_threads(const Model& model, const PlanOptions& o) {
     return work < kSharedWork ? 1 : core_detail::pool_threads();
 }
 
+// The update's bands: 32 K floats of each of the weights, gradients and two state arrays (512
+// KB) stay in a core's L2 for the copies made from them right after.
+constexpr std::size_t kBandFloats = std::size_t(1) << 15;
+
+// A piece of the optimizer update: weights [begin, end), then, for a band of one kernel, its
+// copies' rows [row0, row1).
+struct UpdateItem {
+    std::size_t begin = 0, end = 0;
+    const std::vector<LayoutCopy*>* copies = nullptr;
+    std::int64_t row0 = 0, row1 = 0;
+};
+
 ScheduleOptions schedule_options(const PlanOptions& o) {
     return {.batch = o.batch, .first_row = o.first_row, .training = o.mode == PlanMode::Train, .seed = o.seed,
             .input_grads = o.input_grads, .fuse = o.fuse, .precision = o.precision};
@@ -60,13 +77,21 @@ struct CpuPlan::Impl {
     CpuOp* output_op = nullptr;
     PlanProfile profile;                      // one per step, sized here: the passes only add
     MemoryLease lease;
+    WeightMemory weights;
+    // The update that makes the weight copies (update_and_copy), laid out for this many
+    // trainable weights: the kernels copied in bands, the rest of the weights in plain pieces.
+    std::size_t update_items_for = SIZE_MAX;
+    std::vector<UpdateItem> update_items;
+    std::vector<std::vector<LayoutCopy*>> banded;  // the copies of one kernel per entry
+    std::vector<LayoutCopy*> whole;                // copied whole, after the update
 
     Impl(const Model& model, const PlanOptions& o, WeightMemory wm, bool count)
         : count_only(count), threads(choose_threads(model, o)),
-          schedule(make_schedule(model, schedule_options(o), cpu_backward_reads_output)) {
+          schedule(make_schedule(model, schedule_options(o), cpu_backward_reads_output)), weights(wm) {
         // Counting only (estimate, describe): the buffers at 2 bytes, as on a device that runs it.
         if (o.precision == Precision::MixedFloat16 && !count) throw input_error(cpu_float16_refusal());
         const core_detail::ThreadCount scope(threads);  // oneDNN sizes its kernels' work split now
+        if (!count) ctx.model = &model;
         bytes.activations = schedule.bytes(BufferKind::Activation);
         bytes.gradients = schedule.bytes(BufferKind::Gradient);
         buffers.reserve(schedule.buffers.size());
@@ -172,6 +197,77 @@ struct CpuPlan::Impl {
     }
 
     std::size_t output_floats() const { return std::size_t(schedule.options.batch * schedule.output_width); }
+
+    // Lays out the update of the first n weights: each kernel the plan copies in bands (a
+    // pair-blocked bfloat16 copy) in bands of whole blocks for all of its copies, the rest in
+    // pieces of kBandFloats; other copies are made whole after. Once per plan (and trainable size).
+    void lay_out_update(std::size_t n) {
+        update_items.clear();
+        banded.clear();
+        whole.clear();
+        std::map<const float*, std::vector<LayoutCopy*>> by_kernel;
+        for (LayoutCopy* c : ctx.weight_copies) {
+            const std::size_t offset = std::size_t(c->source() - weights.weights);
+            if (c->bands() && offset + c->source_floats() <= n) by_kernel[c->source()].push_back(c);
+            else whole.push_back(c);
+        }
+        banded.reserve(by_kernel.size());  // the items point into it
+        auto plain = [&](std::size_t begin, std::size_t end) {
+            for (std::size_t b = begin; b < end; b += kBandFloats) update_items.push_back({b, std::min(end, b + kBandFloats)});
+        };
+        std::size_t done = 0;
+        for (auto& [source, copies] : by_kernel) {
+            const std::size_t begin = std::size_t(source - weights.weights);
+            const PairBlockedCopy& first = *copies.front()->bands();
+            std::int64_t band = 1;
+            bool agree = begin >= done;
+            for (const LayoutCopy* c : copies) {
+                agree = agree && c->bands()->rows() == first.rows() && c->bands()->row_floats() == first.row_floats();
+                band = std::lcm(band, c->bands()->band_rows());
+            }
+            if (!agree) {  // not one kernel read alike by all (never seen): copied whole
+                whole.insert(whole.end(), copies.begin(), copies.end());
+                continue;
+            }
+            plain(done, begin);
+            const auto row = std::size_t(first.row_floats());
+            const std::int64_t rows = first.rows();
+            const std::int64_t step = std::max<std::int64_t>(band, std::int64_t(kBandFloats / row) / band * band);
+            const std::vector<LayoutCopy*>& group = banded.emplace_back(std::move(copies));
+            for (std::int64_t r = 0; r < rows; r += step) {
+                const std::int64_t r1 = std::min(rows, r + step);
+                update_items.push_back({begin + std::size_t(r) * row, begin + std::size_t(r1) * row, &group, r, r1});
+            }
+            done = begin + std::size_t(rows) * row;
+        }
+        plain(done, n);
+        update_items_for = n;
+    }
+
+    // The optimizer's step over the trainable weights, each band of a copied kernel followed by
+    // its copies while it is in cache, then the other copies: the passes then read copies made
+    // of the current weights without making them (LayoutCopy::convert). False, with nothing
+    // done, for a rule without a take_step form or a device whose weights are not this plan's.
+    bool update_and_copy(DeviceModel& device, WeightUpdate& rule, double lr) {
+        if (ctx.weight_copies.empty()) return false;
+        Model& model = device.model();
+        float* w = model.weights().data();  // opened for writing: copies made before are stale
+        if (w != weights.weights) return false;
+        const std::size_t n = model.trainable_size();
+        const std::optional<UpdateStep> u = rule.take_step(n, lr);
+        if (!u) return false;
+        if (update_items_for != n) lay_out_update(n);
+        const float* g = weights.grads;
+        core_detail::for_each_item(update_items.size(), n, [&](std::size_t i) {
+            const UpdateItem& item = update_items[i];
+            run_update_step(*u, w, g, item.begin, item.end);
+            if (item.copies)
+                for (const LayoutCopy* c : *item.copies) c->convert_rows(item.row0, item.row1);
+        });
+        for (const LayoutCopy* c : whole) c->convert_now(ctx);
+        for (LayoutCopy* c : ctx.weight_copies) c->made_at(model.weights_version());
+        return true;
+    }
 };
 
 CpuPlan::CpuPlan(const Model& model, const PlanOptions& options, WeightMemory memory)
@@ -273,7 +369,8 @@ void CpuPlan::backward() {
 
 void CpuPlan::backward_and_update(DeviceModel& device, WeightUpdate& rule, double lr) {
     const core_detail::ThreadCount scope(impl_->threads);
-    Plan::backward_and_update(device, rule, lr);
+    backward();
+    if (!impl_->update_and_copy(device, rule, lr)) device.update(rule, lr);
 }
 
 void CpuPlan::read_input_grad(float* host, std::size_t i) const {

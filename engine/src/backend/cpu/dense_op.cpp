@@ -12,6 +12,8 @@ namespace lf {
 
 namespace {
 
+constexpr auto kFromWeights = LayoutCopy::Direction::FromWeights;
+
 class DenseOp : public CpuOp {
 public:
     explicit DenseOp(const OpSetup& s)
@@ -37,7 +39,7 @@ public:
         inner_product_forward::primitive_desc fpd(fd, act_.attr(), ctx_.eng);
         fwd_ = inner_product_forward(fpd);
         fwd_args_ = {{DNNL_ARG_SRC, wrap(src_md, ctx_, s.in[0])},
-                     {DNNL_ARG_WEIGHTS, fwd_w_.bind(fpd.weights_desc(), wrap(w_md, ctx_, s.w[0]), ctx_)},
+                     {DNNL_ARG_WEIGHTS, fwd_w_.bind(fpd.weights_desc(), wrap(w_md, ctx_, s.w[0]), ctx_, kFromWeights)},
                      {DNNL_ARG_DST, wrap(dst_md, ctx_, ip_dst)}};
         if (bias) fwd_args_[DNNL_ARG_BIAS] = wrap(b_md, ctx_, s.w[1]);
         ctx_.scratch.bind(fpd, ctx_.eng, fwd_args_);
@@ -53,7 +55,7 @@ public:
             matmul::primitive_desc dpd(matmul::desc(dst_md, compute_wt_md, src_md), Scratchpad::attr(), ctx_.eng);
             bwd_data_ = matmul(dpd);
             bwd_data_args_ = {{DNNL_ARG_SRC, wrap(dst_md, ctx_, ip_diff_dst)},
-                              {DNNL_ARG_WEIGHTS, bwd_w_.bind(dpd.weights_desc(), wrap(wt_md, ctx_, s.w[0]), ctx_)},
+                              {DNNL_ARG_WEIGHTS, bwd_w_.bind(dpd.weights_desc(), wrap(wt_md, ctx_, s.w[0]), ctx_, kFromWeights)},
                               {DNNL_ARG_DST, wrap(src_md, ctx_, s.in_grad[0])}};
             ctx_.scratch.bind(dpd, ctx_.eng, bwd_data_args_);
             impl_ += std::string(" / ") + dpd.impl_info_str();

@@ -171,7 +171,29 @@ std::optional<PairBlockedCopy> PairBlockedCopy::plan(const dnnl::memory::desc& f
     else if (c.src_stride_[c.p_] != 1)
         return std::nullopt;
     c.avx512_x16_ = !c.q_contiguous_ && c.x_ == 16 && c.y_ % 16 == 0 && avx512 && has_avx512bw();
+    std::int64_t elements = 1;
+    for (int d = 0; d < c.ndims_; ++d) elements *= c.dims_[d];
+    const int outer = int(std::max_element(c.src_stride_, c.src_stride_ + c.ndims_) - c.src_stride_);
+    if (std::int64_t(from.get_size() / sizeof(float)) == elements && c.src_stride_[outer] * c.dims_[outer] == elements)
+        c.band_dim_ = outer;
     return c;
+}
+
+void PairBlockedCopy::write_block(const std::int64_t index[], const float* src, std::uint16_t* dst) const {
+    std::int64_t src_base = 0, dst_base = dst_offset0_, first[kMaxDims]{};
+    for (int d = 0; d < ndims_; ++d) {
+        first[d] = index[d] * block_len_[d];
+        src_base += first[d] * src_stride_[d];
+        dst_base += index[d] * dst_stride_[d];
+    }
+    const Block blk{x_, y_, src_stride_[p_], src_stride_[q_], q_contiguous_,
+                    std::min(dims_[p_] - first[p_], 2 * x_), std::min(dims_[q_] - first[q_], y_)};
+    // The oneDNN buffer is untyped memory, written here in whole words.
+    auto* out = reinterpret_cast<std::uint32_t*>(dst + dst_base);
+    if (avx512_x16_)
+        copy_block_x16(blk, src + src_base, out);
+    else
+        copy_block(blk, src + src_base, out);
 }
 
 void PairBlockedCopy::run(const float* src, std::uint16_t* dst) const {
@@ -179,24 +201,30 @@ void PairBlockedCopy::run(const float* src, std::uint16_t* dst) const {
     core_detail::for_each_slice(std::size_t(total_blocks_ * block), [&](std::size_t b, std::size_t e) {
         // Each block goes to the slice that holds its first element.
         for (std::int64_t o = (std::int64_t(b) + block - 1) / block; o * block < std::int64_t(e); ++o) {
-            std::int64_t rest = o, src_base = 0, dst_base = dst_offset0_, first[kMaxDims]{};
+            std::int64_t rest = o, index[kMaxDims]{};
             for (int d = ndims_ - 1; d >= 0; --d) {
-                const std::int64_t i = rest % blocks_[d];
+                index[d] = rest % blocks_[d];
                 rest /= blocks_[d];
-                first[d] = i * block_len_[d];
-                src_base += first[d] * src_stride_[d];
-                dst_base += i * dst_stride_[d];
             }
-            const Block blk{x_, y_, src_stride_[p_], src_stride_[q_], q_contiguous_,
-                            std::min(dims_[p_] - first[p_], 2 * x_), std::min(dims_[q_] - first[q_], y_)};
-            // The oneDNN buffer is untyped memory, written here in whole words.
-            auto* out = reinterpret_cast<std::uint32_t*>(dst + dst_base);
-            if (avx512_x16_)
-                copy_block_x16(blk, src + src_base, out);
-            else
-                copy_block(blk, src + src_base, out);
+            write_block(index, src, dst);
         }
     });
+}
+
+void PairBlockedCopy::run_rows(const float* src, std::uint16_t* dst, std::int64_t begin, std::int64_t end) const {
+    const int band = band_dim_;
+    const std::int64_t others = total_blocks_ / blocks_[band];
+    for (std::int64_t b = begin / block_len_[band]; b * block_len_[band] < end; ++b)
+        for (std::int64_t o = 0; o < others; ++o) {
+            std::int64_t rest = o, index[kMaxDims]{};
+            index[band] = b;
+            for (int d = ndims_ - 1; d >= 0; --d) {
+                if (d == band) continue;
+                index[d] = rest % blocks_[d];
+                rest /= blocks_[d];
+            }
+            write_block(index, src, dst);
+        }
 }
 
 }  // namespace lf

@@ -30,8 +30,21 @@ public:
     // is (zero it once).
     void run(const float* src, std::uint16_t* dst) const;
 
+    // The copy in bands of the source's outermost dimension, for a caller that has just written
+    // those rows and copies them while they are in cache (CpuPlan's optimizer update): rows of
+    // row_floats() floats each, cut at multiples of band_rows(). band_rows() is 0 when the
+    // source is not one dense array.
+    std::int64_t band_rows() const { return band_dim_ < 0 ? 0 : block_len_[band_dim_]; }
+    std::int64_t rows() const { return band_dim_ < 0 ? 0 : dims_[band_dim_]; }
+    std::int64_t row_floats() const { return band_dim_ < 0 ? 0 : src_stride_[band_dim_]; }
+    // The blocks of rows [begin, end), on the calling thread: begin a multiple of band_rows(),
+    // end too or rows().
+    void run_rows(const float* src, std::uint16_t* dst, std::int64_t begin, std::int64_t end) const;
+
 private:
     static constexpr int kMaxDims = 6;
+    void write_block(const std::int64_t index[], const float* src, std::uint16_t* dst) const;  // block indices per dim
+
     int ndims_ = 0, p_ = 0, q_ = 0;
     std::int64_t x_ = 0, y_ = 0;                                     // the inner blocks {x_ of p, y_ of q, 2 of p}
     std::int64_t dims_[kMaxDims]{}, blocks_[kMaxDims]{};             // logical sizes; blocks along each
@@ -40,6 +53,7 @@ private:
     std::int64_t dst_offset0_ = 0, total_blocks_ = 0;
     bool q_contiguous_ = false;  // the source runs along q (pairs from two rows) or along p (pairs adjacent)
     bool avx512_x16_ = false;    // whole blocks of the transposing kind with x_ == 16 in AVX-512 registers
+    int band_dim_ = -1;          // the source's outermost dimension, when the source is dense
 };
 
 }  // namespace lf
