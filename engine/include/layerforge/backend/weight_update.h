@@ -1,12 +1,14 @@
 #pragma once
 // An optimizer's element-wise update, as a backend runs it over the trainable weights it holds
-// (DeviceModel::update). The CPU backend calls step() on its arrays; a device backend asks the
-// rule for the coming step (take_step) and runs that step's loop in its own kernel.
+// (DeviceModel::update). The CPU backend calls step() on its arrays, or, in a training plan's
+// backward_and_update, takes the step and runs its host loop (backend/host_update.h) in bands,
+// each followed by the plan's copies of those weights; a device backend asks the rule for the
+// coming step (take_step) and runs that step's loop in its own kernel.
 //
 // Note [A rule's step on a device]
 // The rule stays the one place that knows its hyper-parameters, computes a step's constants
-// (Adam's bias-corrected step size, ...) and counts iterations; its host step() is its loop
-// over the very constants take_step() returns. A device backend keeps copies of the rule's
+// (Adam's bias-corrected step size, ...) and counts iterations; its host step() is the host
+// loop over the very constants take_step() returns. A device backend keeps copies of the rule's
 // state arrays in device memory, fills them from the host arrays before its first step (and
 // after the host state changed: a resumed run), and copies them back with the weights
 // (DeviceModel::pull_weights), which is when checkpoints read them.

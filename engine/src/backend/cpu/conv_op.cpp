@@ -1,8 +1,9 @@
 // Conv2D, DepthwiseConv2D (a grouped convolution, one group per input channel) and
 // Conv2DTranspose (a deconvolution) on oneDNN. Activations stay plain NHWC, which oneDNN's
 // brgemm kernels read directly on AVX-512; weights are declared `any` so each primitive picks
-// its blocked layout, and the Keras-layout kernel is reordered into it once per step (the
-// backward-data primitive reuses the forward's copy when the layouts agree). The bias and a
+// its blocked layout, and the Keras-layout kernel is reordered into it once per step, by the
+// plan's optimizer update when the plan trains (LayoutCopy; the backward-data primitive reuses
+// the forward's copy when the layouts agree). The bias and a
 // relu-like activation are fused into the forward primitive (see PostActivation). In inference
 // plans a BatchNormalization after the convolution may be folded into its kernel and bias.
 #include <cmath>

@@ -212,8 +212,11 @@ struct CpuPlan::Impl {
             else whole.push_back(c);
         }
         banded.reserve(by_kernel.size());  // the items point into it
+        // Weights without copies in one piece per thread (long streams prefetch best), at least a band.
         auto plain = [&](std::size_t begin, std::size_t end) {
-            for (std::size_t b = begin; b < end; b += kBandFloats) update_items.push_back({b, std::min(end, b + kBandFloats)});
+            const std::size_t per = (end - begin + std::size_t(threads) - 1) / std::size_t(threads);
+            const std::size_t piece = std::max(kBandFloats, (per + 15) / 16 * 16);
+            for (std::size_t b = begin; b < end; b += piece) update_items.push_back({b, std::min(end, b + piece)});
         };
         std::size_t done = 0;
         for (auto& [source, copies] : by_kernel) {

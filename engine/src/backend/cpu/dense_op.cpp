@@ -2,7 +2,8 @@
 // which is oneDNN's `io` weights layout, so checkpoints and exports need no transposition.
 // The activation runs through PostActivation (fused as a post-op where oneDNN can). In bfloat16
 // the primitives read a bf16 copy of the kernel in the layout each prefers, rounded from the
-// float32 master once per forward; the kernel's gradient is written in float32.
+// float32 master once per step (by the plan's optimizer update when it trains: LayoutCopy);
+// the kernel's gradient is written in float32.
 #include "backend/cpu/layout_copy.h"
 #include "backend/cpu/ops.h"
 #include "backend/cpu/post_activation.h"
