@@ -43,7 +43,9 @@ void run_slices(std::size_t n, void (*fn)(void*, std::size_t, std::size_t), void
 #pragma omp parallel
         {
             const auto threads = std::size_t(omp_get_num_threads()), t = std::size_t(omp_get_thread_num());
-            const std::size_t per = (n / threads + kAlign - 1) / kAlign * kAlign;
+            // Rounded up twice: n / threads rounded down left the last n % threads values out
+            // whenever it was a multiple of kAlign (65,537 floats on two threads).
+            const std::size_t per = ((n + threads - 1) / threads + kAlign - 1) / kAlign * kAlign;
             const std::size_t begin = std::min(n, t * per), end = std::min(n, begin + per);
             if (begin < end) fn(context, begin, end);
         }
