@@ -33,15 +33,18 @@ struct GradCheck {
         return j;
     }
 
-    // Checks every coordinate of x (input or weights) against the analytic gradient g.
-    void check(float* x, const float* g, std::size_t n, const char* what, double eps = 5e-3) {
+    // Checks every coordinate x(i) (of the input or the weights) against the analytic gradient g.
+    // x opens its array for each write: the weights through Model::weights(), so that the plan
+    // makes its copies of them again.
+    template <class X>
+    void check(X x, const float* g, std::size_t n, const char* what, double eps = 5e-3) {
         for (std::size_t i = 0; i < n; ++i) {
-            float saved = x[i];
-            x[i] = saved + float(eps);
+            const float saved = x(i);
+            x(i) = saved + float(eps);
             double jp = objective();
-            x[i] = saved - float(eps);
+            x(i) = saved - float(eps);
             double jm = objective();
-            x[i] = saved;
+            x(i) = saved;
             double numeric = (jp - jm) / (2 * eps);
             double err = std::abs(numeric - g[i]) / std::max(1.0, std::abs(numeric));
             worst = std::max(worst, err);
@@ -57,9 +60,9 @@ struct GradCheck {
         plan.backward();
         std::vector<float> gin(plan.input_grad(), plan.input_grad() + input_size());
         std::vector<float> gw = model.grads();
-        check(plan.input(), gin.data(), gin.size(), "input");
+        check([&](std::size_t i) -> float& { return plan.input()[i]; }, gin.data(), gin.size(), "input");
         if (QTest::currentTestFailed()) return;
-        check(model.weights().data(), gw.data(), gw.size(), "weights");
+        check([&](std::size_t i) -> float& { return model.weights()[i]; }, gw.data(), gw.size(), "weights");
     }
 
     std::size_t input_size() const {

@@ -104,7 +104,8 @@ inline void expect_fused_update_takes_the_plain_steps(const lf::Graph& g, const 
 // After a fused step the training plan's forward reads copies the update made. Weights written
 // through a pointer kept from before the update are not seen (that pointer is the caller's
 // promise that nothing changed: the passes read what the update copied); weights opened for
-// writing again are, and so is a new training step, in this plan and in an inference plan.
+// writing again are, and so is a new training step, in this plan and in an inference plan,
+// whose passes copy the weights once per change of them.
 inline void expect_copies_follow_the_weights(const lf::Graph& g, const lf::PlanOptions& o) {
     Trained t(g, o);
     t.step(true);
@@ -132,6 +133,19 @@ inline void expect_copies_follow_the_weights(const lf::Graph& g, const lf::PlanO
     inference->forward();
     inference->read_output(out.data());
     QVERIFY2(same_bits(out, fresh_output(g, t.model, infer, t.x)), "the inference plan read stale copies");
+
+    // That pass made the inference plan's copies; its next passes read them while the weights
+    // do not change (an evaluation's batches copy nothing), and copy again once they do.
+    float* behind = t.model.weights().data();  // opened: the next pass copies, once
+    inference->forward();
+    for (std::size_t i = 0; i < t.model.trainable_size(); ++i) behind[i] *= 0.5f;
+    inference->forward();
+    inference->read_output(out.data());
+    QVERIFY2(!same_bits(out, fresh_output(g, t.model, infer, t.x)), "the inference plan copied unchanged weights again");
+    t.model.weights()[0] += 0.5f;
+    inference->forward();
+    inference->read_output(out.data());
+    QVERIFY2(same_bits(out, fresh_output(g, t.model, infer, t.x)), "the inference plan read copies older than the weights");
 }
 
 }  // namespace lf_test

@@ -91,7 +91,9 @@ struct CpuPlan::Impl {
         // Counting only (estimate, describe): the buffers at 2 bytes, as on a device that runs it.
         if (o.precision == Precision::MixedFloat16 && !count) throw input_error(cpu_float16_refusal());
         const core_detail::ThreadCount scope(threads);  // oneDNN sizes its kernels' work split now
-        if (!count) ctx.model = &model;
+        // Copies follow the model's weights_version() only where the plan reads the model's own
+        // array (not a device's copy of it, as the tests' seam backend hands it).
+        if (!count && wm.weights == model.weights().data()) ctx.model = &model;
         bytes.activations = schedule.bytes(BufferKind::Activation);
         bytes.gradients = schedule.bytes(BufferKind::Gradient);
         buffers.reserve(schedule.buffers.size());

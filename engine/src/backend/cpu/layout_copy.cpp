@@ -26,10 +26,13 @@ dnnl::memory LayoutCopy::bind(const dnnl::memory::desc& wanted, const dnnl::memo
     return bound_ = own_;
 }
 
-void LayoutCopy::convert(const CpuContext& ctx) const {
-    // The update made it and nothing opened the weights for writing since.
-    if (from_weights_ && made_at_ != 0 && made_at_ == ctx.model->weights_version()) return;
+void LayoutCopy::convert(const CpuContext& ctx) {
+    if (!from_weights_) return convert_now(ctx);
+    // Made (by the update or an earlier pass) and nothing opened the weights for writing since.
+    const std::uint64_t version = ctx.model->weights_version();
+    if (made_at_ != 0 && made_at_ == version) return;
     convert_now(ctx);
+    made_at_ = version;
 }
 
 void LayoutCopy::convert_now(const CpuContext& ctx) const {

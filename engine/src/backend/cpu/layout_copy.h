@@ -4,10 +4,10 @@
 // blocked kernel layout; bfloat16 rounded from the float32 master; a gradient reordered back).
 // Into the pair-blocked bfloat16 layouts the copy is PairBlockedCopy's, not oneDNN's reorder.
 //
-// A copy of the model's own weights (Direction::FromWeights) is also made by the plan's
-// optimizer update, right after it wrote them (CpuPlan::backward_and_update): the pass that
-// reads it then skips its copy, as long as the weights were not opened for writing since
-// (Model::weights_version()).
+// A copy of the model's own weights (Direction::FromWeights) is made once per change of them
+// (Model::weights_version(): they were opened for writing): by the plan's optimizer update,
+// right after it wrote them (CpuPlan::backward_and_update), or else by the first pass that reads
+// it; the passes after skip it (an inference plan's batches, an evaluation).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -26,7 +26,7 @@ public:
     // The memory to hand the primitive.
     dnnl::memory bind(const dnnl::memory::desc& wanted, const dnnl::memory& user, CpuContext& ctx,
                       Direction direction = Direction::FromUser);
-    void convert(const CpuContext& ctx) const;  // the reorder, when there is one and it is due
+    void convert(const CpuContext& ctx);  // the reorder, when there is one and it is due
     std::size_t bytes() const { return own_ ? own_.get_desc().get_size() : 0; }
     const dnnl::memory& memory() const { return bound_; }
 
@@ -45,7 +45,7 @@ private:
     dnnl::reorder reorder_;
     std::optional<PairBlockedCopy> pairs_;
     bool from_weights_ = false;
-    std::uint64_t made_at_ = 0;  // the weights version the update made it at; 0: never
+    std::uint64_t made_at_ = 0;  // the weights version it was made at; 0: never
 };
 
 }  // namespace lf

@@ -24,7 +24,7 @@ struct CpuContext {
     dnnl::engine eng{dnnl::engine::kind::cpu, 0};
     dnnl::stream strm{eng};
     Scratchpad scratch;  // every primitive's scratchpad, one buffer per plan
-    const Model* model = nullptr;             // whose weights the ops read (null: a count-only plan)
+    const Model* model = nullptr;             // whose weights the ops read (null: a count-only plan, or other memory)
     std::vector<LayoutCopy*> weight_copies;  // the ops' copies of those weights, for the update to make
 };
 
