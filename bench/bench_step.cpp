@@ -1,5 +1,5 @@
 // One training step of a template, for profiling and A/B comparisons on a shared machine: the
-// step as the trainer takes it (forward, loss, backward and update), a forward pass alone and
+// step as the trainer takes it (the batch's upload, forward, loss, backward and update), a forward pass alone and
 // the optimizer update alone, each timed by wall clock, plus the process CPU time per image
 // (robust when other jobs take the cores), and the forward pass of an inference plan with the
 // same options. Variants
@@ -97,6 +97,7 @@ public:
             if (fused_update) {
                 rig_.train_step();
             } else {
+                rig_.plan->set_input(rig_.input.data());
                 rig_.host_loss.train_step(*rig_.loss_fn, rig_.labels.data());
                 rig_.update();
             }

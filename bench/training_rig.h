@@ -29,7 +29,7 @@ struct TrainingRig {
         opt->bind(model.weights().size());
         std::mt19937 rng(7);
         std::uniform_real_distribution<float> u(0.f, 1.f);
-        std::vector<float> input(std::size_t(batch * plan->input_width()));
+        input.resize(std::size_t(batch * plan->input_width()));
         for (float& v : input) v = u(rng);
         plan->set_input(input.data());
         infer->set_input(input.data());
@@ -37,8 +37,10 @@ struct TrainingRig {
         for (auto& l : labels) l = std::int32_t(rng() % std::uint32_t(plan->output_width()));
     }
 
-    // Forward, loss, backward and the optimizer update, as the trainer runs them.
+    // The batch's upload (a bf16 plan rounds it), forward, loss, backward and the optimizer
+    // update, as the trainer runs them.
     void train_step() {
+        plan->set_input(input.data());
         host_loss.forward_loss(*loss_fn, labels.data());
         plan->backward_and_update(*device, *opt, 1e-3);
     }
@@ -59,6 +61,7 @@ struct TrainingRig {
     lf::HostLoss host_loss;
     std::unique_ptr<lf::Loss> loss_fn;
     std::unique_ptr<lf::Optimizer> opt;
+    std::vector<float> input;
     std::vector<std::int32_t> labels;
 };
 

@@ -1,7 +1,7 @@
 #pragma once
-// bfloat16 buffers on the CPU: the bulk conversions (core/bfloat16.h's rounding, vectorised by
-// the compiler) and the gradient sum run on the OpenMP pool, like the other memory-bound loops
-// between primitives.
+// bfloat16 buffers on the CPU: the bulk conversions (core/bfloat16.h's rounding, with the
+// AVX512-BF16 instruction where the CPU has it: bf16_avx512.h) and the gradient sum run on the
+// OpenMP pool, like the other memory-bound loops between primitives.
 #include <cstddef>
 #include <cstdint>
 

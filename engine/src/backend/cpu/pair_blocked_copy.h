@@ -7,7 +7,8 @@
 // inner product it feeds, and 1.7 ms for the backward-data matmul's transposed BA16a64b2a. Here
 // each block is written whole, its pairs rounded along the source's contiguous dimension and,
 // for the transposed kind, turned in AVX-512 registers: 0.23 and 0.29 ms (3x and 5.7x, same
-// machine, two threads). Any other layout is left to oneDNN's reorder (plan() says no).
+// machine, two threads), rounded by the AVX512-BF16 instruction where the CPU has it
+// (bf16_avx512.h; else the portable loops). Any other layout is left to oneDNN's reorder (plan() says no).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -22,7 +23,7 @@ public:
 
     // A copy from `from` (float32, plain strides) into `to` (bfloat16, outer blocks with the inner
     // blocks {X of p, Y of q, 2 of p}), or nothing when the layouts are not of that kind.
-    // avx512: the AVX-512 transpose where the CPU has it (false: the portable loops, for tests).
+    // avx512: the AVX512-BF16 loops where the CPU has them (false: the portable loops, for tests).
     static std::optional<PairBlockedCopy> plan(const dnnl::memory::desc& from, const dnnl::memory::desc& to,
                                                bool avx512 = true);
 
@@ -52,7 +53,7 @@ private:
     std::int64_t src_stride_[kMaxDims]{}, dst_stride_[kMaxDims]{};  // per element / per block
     std::int64_t dst_offset0_ = 0, total_blocks_ = 0;
     bool q_contiguous_ = false;  // the source runs along q (pairs from two rows) or along p (pairs adjacent)
-    bool avx512_x16_ = false;    // whole blocks of the transposing kind with x_ == 16 in AVX-512 registers
+    bool fast_ = false;          // the AVX512-BF16 loops: both kinds, the transposing one for x_ == 16
     int band_dim_ = -1;          // the source's outermost dimension, when the source is dense
 };
 
