@@ -1,10 +1,10 @@
 // One training step of a template, for profiling and A/B comparisons on a shared machine: the
-// step as the trainer takes it (the batch's upload, forward, loss, backward and update), a forward pass alone and
-// the optimizer update alone, each timed by wall clock, plus the process CPU time per image
-// (robust when other jobs take the cores), and the forward pass of an inference plan with the
-// same options. Variants
-// run in alternating rounds in one process (A B A B ...), so load changes hit both alike; each
-// variant reports the median over rounds and the spread.
+// step as the trainer takes it (the batch's upload, forward, loss, backward and update), a
+// forward pass alone and the optimizer update alone, each timed by wall clock, plus the process
+// CPU time per image (robust when other jobs take the cores), and the forward pass of an
+// inference plan with the same options. Variants run in alternating rounds in one process
+// (A B A B ...), so load changes hit both alike; each variant reports the median over rounds
+// and the spread.
 //
 //   --fuse 1,0     the plan's rewrites on and off (PlanOptions::fuse: the ReLU rewrites, and
 //                  in inference plans BatchNormalization folded into the convolution before it)
@@ -94,13 +94,8 @@ public:
         const double cpu0 = cpu_ms();
         for (int s = 0; s < steps; ++s) {
             auto t = Clock::now();
-            if (fused_update) {
-                rig_.train_step();
-            } else {
-                rig_.plan->set_input(rig_.input.data());
-                rig_.host_loss.train_step(*rig_.loss_fn, rig_.labels.data());
-                rig_.update();
-            }
+            if (fused_update) rig_.train_step();
+            else rig_.train_step_plain();
             r.step += ms_since(t);
         }
         r.cpu_per_image = (cpu_ms() - cpu0) / double(steps * rig_.batch);

@@ -45,6 +45,14 @@ struct TrainingRig {
         plan->backward_and_update(*device, *opt, 1e-3);
     }
 
+    // The same step with the update after the backward pass (DeviceModel::update): the passes
+    // make the weight copies.
+    void train_step_plain() {
+        plan->set_input(input.data());
+        host_loss.train_step(*loss_fn, labels.data());
+        update();
+    }
+
     // The optimizer update alone, on the threads the trainer gives it (the plan's: see
     // CpuPlan::backward_and_update).
     void update() {

@@ -123,6 +123,11 @@ LF_AVX512_BF16 inline void transpose16(__m512i r[16]) {  // 16 x 16 words
     }
 }
 
+// The first n floats of p (at most 16; none for n <= 0), the rest read as 0 and nothing past them.
+LF_AVX512_BF16 inline __m512 load_first(const float* p, std::int64_t n) {
+    return _mm512_maskz_loadu_ps(__mmask16(n >= 16 ? 0xffff : n <= 0 ? 0 : (1u << n) - 1), p);
+}
+
 LF_AVX512_BF16 void copy_block_x16(const Block& b, const float* s, std::uint32_t* out) {
     for (std::int64_t j0 = 0; j0 < b.y; j0 += 16) {
         __m512i r[16];
